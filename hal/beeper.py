@@ -1,0 +1,66 @@
+"""The beeper: plays patterns of tones and rests as timers on the one clock
+(not gpiozero's ``Buzzer.beep``, which runs its own thread)."""
+
+from __future__ import annotations
+
+from gpiozero import DigitalOutputDevice, PWMOutputDevice
+
+from .clock import Clock, Timer
+
+Pattern = list[tuple[float | None, float]]
+
+
+class GpioBeeper:
+    """An active buzzer (on/off; the frequency is ignored) or a piezo (PWM tones)."""
+
+    def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory=None):
+        if kind not in ("active", "piezo"):
+            raise ValueError(f"beeper kind must be 'active' or 'piezo', got {kind!r}")
+        self._clock = clock
+        self._kind = kind
+        self._timer: Timer | None = None
+        self.played: list[Pattern] = []  # the patterns started, newest last (status, tests)
+        if kind == "active":
+            self.device = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
+        else:
+            self.device = PWMOutputDevice(pin, initial_value=0, frequency=440, pin_factory=pin_factory)
+
+    def play(self, pattern: Pattern) -> None:
+        """Play ``pattern``, cutting off whatever was playing."""
+        self.stop()
+        self.played.append(list(pattern))
+        del self.played[:-16]
+        self._step(list(pattern))
+
+    def _step(self, rest: Pattern) -> None:
+        self._timer = None
+        if not rest:
+            self._off()
+            return
+        frequency, seconds = rest[0]
+        if frequency is None:
+            self._off()
+        elif self._kind == "active":
+            self.device.on()
+        else:
+            self.device.frequency = frequency
+            self.device.value = 0.5
+        self._timer = self._clock.call_later(seconds, lambda: self._step(rest[1:]), name="beep")
+
+    def _off(self) -> None:
+        if self._kind == "active":
+            self.device.off()
+        else:
+            self.device.value = 0
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._off()
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.device.close()

@@ -1,0 +1,105 @@
+"""The shooter's hardware as one object, composed from its parts.
+
+``Hardware`` builds every part on one gpiozero pin factory: a real one (lgpio,
+RPi.GPIO) on the Pi, the simulator's on a laptop. It wires the one safety rule
+that spans two parts (the lid opening stops the motor) so that no caller can
+forget it, and it closes everything, motor first, exactly once.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .beeper import GpioBeeper
+from .clock import Clock
+from .inputs import GpioButton, GpioExitSensor, GpioLid, Post
+from .motor import GpioMotor
+from .servo import GpioServo
+from .settings import HardwareSettings
+
+
+class Hardware:
+    """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter."""
+
+    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None):
+        self.settings = settings
+        self.clock = clock
+        self._closed = False
+        pins = settings.pins
+        self._parts: list = []
+        try:
+            self.lid = self._add(GpioLid(pins.lid, clock=clock, post=post,
+                                         close_debounce=settings.inputs.lid_close_debounce,
+                                         pin_factory=pin_factory))
+            self.motor = self._add(GpioMotor(pins.motor_forward, pins.motor_backward, lid=self.lid,
+                                             clock=clock, settings=settings.motor,
+                                             pin_factory=pin_factory))
+            self.button = self._add(GpioButton(pins.button, clock=clock, post=post,
+                                               debounce=settings.inputs.button_debounce,
+                                               pin_factory=pin_factory))
+            self.beeper = self._add(GpioBeeper(pins.beeper, clock=clock, kind=settings.beeper.kind,
+                                               pin_factory=pin_factory))
+            self.servo = self._add(GpioServo(pins.servo, clock=clock, settings=settings.servo,
+                                             pin_factory=pin_factory))
+            self.exit_sensor = None
+            if pins.exit_sensor is not None:
+                self.exit_sensor = self._add(GpioExitSensor(
+                    pins.exit_sensor, clock=clock, post=post,
+                    active_low=settings.inputs.exit_active_low, pin_factory=pin_factory))
+        except BaseException:
+            self.close()
+            raise
+        self._on_open: Callable[[], None] | None = None
+        self.lid.on_open = self._lid_opened
+
+    def _add(self, part):
+        self._parts.append(part)
+        return part
+
+    @property
+    def on_lid_open(self) -> Callable[[], None] | None:
+        """Called after the lid opened, once the motor is already off."""
+        return self._on_open
+
+    @on_lid_open.setter
+    def on_lid_open(self, callback: Callable[[], None] | None) -> None:
+        self._on_open = callback
+
+    def _lid_opened(self) -> None:
+        self.motor.stop()  # first the hardware, then the explanation
+        if self._on_open is not None:
+            self._on_open()
+
+    def safe_stop(self) -> None:
+        """Motor off and beeper quiet; never raises."""
+        motor = getattr(self, "motor", None)
+        if motor is not None:
+            try:
+                motor.stop()
+            except Exception:  # pragma: no cover - stopping must not mask the original error
+                pass
+
+    def close(self) -> None:
+        """Motor off, then every part closed. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        self.safe_stop()
+        # Close the motor first, then the rest in reverse order of creation.
+        parts = sorted(self._parts, key=lambda p: not isinstance(p, GpioMotor))
+        for part in parts[:1] + list(reversed(parts[1:])):
+            try:
+                part.close()
+            except Exception:  # pragma: no cover
+                pass
+        self._parts.clear()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,154 @@
+"""The inputs: button, lid and card-exit sensor, debounced on our own clock.
+
+gpiozero reports raw edges on the pin library's thread; each edge is only
+*posted* to the control loop together with the level it saw. Debouncing happens
+on the loop, on the one clock, because gpiozero's ``bounce_time`` is ignored by
+its mock pins and differs between the real backends.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from gpiozero import DigitalInputDevice
+
+from .clock import Clock, Timer
+
+Post = Callable[[Callable[[], None]], None]
+
+
+class DebouncedInput:
+    """A digital input whose level must stay put for a settle time to count.
+
+    ``settle_active`` / ``settle_inactive``: how long the level must hold before
+    a change to active / inactive is accepted (0 = accept the first edge at once).
+    ``on_change(active)`` is called on the loop for every accepted change.
+    """
+
+    def __init__(self, pin: int, *, pull_up: bool, clock: Clock, post: Post,
+                 settle_active: float, settle_inactive: float, pin_factory=None,
+                 name: str = "input"):
+        self._clock = clock
+        self._settle = {True: settle_active, False: settle_inactive}
+        self._name = name
+        self._timer: Timer | None = None
+        self.on_change: Callable[[bool], None] | None = None
+        self.device = DigitalInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
+        self._raw = self._stable = bool(self.device.is_active)
+        # These run on the GPIO library's thread: post, never touch state.
+        self.device.when_activated = lambda: post(lambda: self._edge(True))
+        self.device.when_deactivated = lambda: post(lambda: self._edge(False))
+
+    @property
+    def active(self) -> bool:
+        """The debounced level."""
+        return self._stable
+
+    @property
+    def raw_active(self) -> bool:
+        """The level on the pin right now (used by safety checks)."""
+        return bool(self.device.is_active)
+
+    def _edge(self, level: bool) -> None:
+        self._raw = level
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if level == self._stable:
+            return
+        settle = self._settle[level]
+        if settle <= 0:
+            self._accept(level)
+        else:
+            self._timer = self._clock.call_later(settle, self._settled, name=f"{self._name}-debounce")
+
+    def _settled(self) -> None:
+        self._timer = None
+        if self._raw != self._stable:
+            self._accept(self._raw)
+
+    def _accept(self, level: bool) -> None:
+        self._stable = level
+        if self.on_change is not None:
+            self.on_change(level)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.device.close()
+
+
+class GpioButton:
+    """The big button, wired to ground with the internal pull-up: one ``on_press`` per press."""
+
+    def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory=None):
+        self.on_press: Callable[[], None] | None = None
+        self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
+                                     settle_active=debounce, settle_inactive=debounce,
+                                     pin_factory=pin_factory, name="button")
+        self._input.on_change = self._changed
+
+    @property
+    def is_pressed(self) -> bool:
+        return self._input.active
+
+    def _changed(self, pressed: bool) -> None:
+        if pressed and self.on_press is not None:
+            self.on_press()
+
+    def close(self) -> None:
+        self._input.close()
+
+
+class GpioLid:
+    """The lid switch: closed pulls the pin low. Opening counts at once (safety),
+    closing only once it has settled (H-BEEP: the beep means it is properly shut)."""
+
+    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory=None):
+        self.on_open: Callable[[], None] | None = None
+        self.on_close: Callable[[], None] | None = None
+        # active = pin low = lid closed
+        self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
+                                     settle_active=close_debounce, settle_inactive=0.0,
+                                     pin_factory=pin_factory, name="lid")
+        self._input.on_change = self._changed
+
+    @property
+    def is_open(self) -> bool:
+        """Open if the debounced state says so or the pin reads open right now."""
+        return (not self._input.active) or (not self._input.raw_active)
+
+    def _changed(self, closed: bool) -> None:
+        callback = self.on_close if closed else self.on_open
+        if callback is not None:
+            callback()
+
+    def close(self) -> None:
+        self._input.close()
+
+
+class GpioExitSensor:
+    """IR beam break in the exit slot. A card breaking the beam is one card out;
+    ``on_clear`` when the beam is whole again (a card still breaking it is stuck)."""
+
+    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory=None):
+        self.on_card: Callable[[], None] | None = None
+        self.on_clear: Callable[[], None] | None = None
+        # An IR receiver switches cleanly; no settle time, so fast bursts still count.
+        self._input = DebouncedInput(pin, pull_up=active_low, clock=clock, post=post,
+                                     settle_active=0.0, settle_inactive=0.0,
+                                     pin_factory=pin_factory, name="exit")
+        self._input.on_change = self._changed
+
+    @property
+    def is_blocked(self) -> bool:
+        return self._input.active
+
+    def _changed(self, blocked: bool) -> None:
+        callback = self.on_card if blocked else self.on_clear
+        if callback is not None:
+            callback()
+
+    def close(self) -> None:
+        self._input.close()

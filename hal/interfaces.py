@@ -1,0 +1,69 @@
+"""One small interface per physical part.
+
+The controller (``shooter``) programs against these and never against gpiozero.
+Every method is called on the control loop's thread; every ``on_*`` callback a
+part makes is also made on that thread (GPIO callbacks only post to the loop).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+Callback = Callable[[], None]
+
+
+class Motor(Protocol):
+    """The launcher motor: forward shoots, backward pulls the next card back in."""
+
+    on_fault: Callable[[str], None] | None  # called after the motor stopped itself
+
+    def forward(self, duty: float = 1.0) -> None: ...
+    def backward(self, duty: float = 1.0) -> None: ...
+    def stop(self) -> None: ...
+    @property
+    def direction(self) -> str | None: ...  # "forward", "backward" or None
+
+
+class Button(Protocol):
+    """The big button on top; ``on_press`` once per (debounced) press."""
+
+    on_press: Callback | None
+    @property
+    def is_pressed(self) -> bool: ...
+
+
+class Lid(Protocol):
+    """The lid switch: opening reported at once, closing once it has settled."""
+
+    on_open: Callback | None
+    on_close: Callback | None
+    @property
+    def is_open(self) -> bool: ...
+
+
+class ExitSensor(Protocol):
+    """IR beam across the exit slot: one ``on_card`` per card leaving."""
+
+    on_card: Callback | None
+    on_clear: Callback | None
+    @property
+    def is_blocked(self) -> bool: ...
+
+
+class Servo(Protocol):
+    """The turntable: turns to an angle at a finite speed."""
+
+    on_arrived: Callable[[float], None] | None
+
+    def move_to(self, angle: float) -> float: ...  # returns the seconds the move takes
+    @property
+    def angle(self) -> float | None: ...           # the last commanded angle
+    @property
+    def moving(self) -> bool: ...
+
+
+class Beeper(Protocol):
+    """Plays beep patterns: a sequence of (frequency in Hz or None for a rest, seconds)."""
+
+    def play(self, pattern: list[tuple[float | None, float]]) -> None: ...
+    def stop(self) -> None: ...

@@ -1,0 +1,77 @@
+"""The turntable servo. A hobby servo gives no feedback, so the move time is
+computed from the configured speed and the distance from where it was sent last."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from gpiozero import AngularServo
+
+from .clock import Clock, Timer
+from .settings import ServoSettings
+
+
+class GpioServo:
+    """Turns the shooter to an angle; ``on_arrived(angle)`` once it is there."""
+
+    def __init__(self, pin: int, *, clock: Clock, settings: ServoSettings = ServoSettings(),
+                 pin_factory=None):
+        self._clock = clock
+        self._settings = settings
+        self._timer: Timer | None = None
+        self._angle: float | None = None
+        self.on_arrived: Callable[[float], None] | None = None
+        self.device = AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
+                                   max_angle=settings.max_angle,
+                                   min_pulse_width=settings.min_pulse_width,
+                                   max_pulse_width=settings.max_pulse_width,
+                                   frame_width=settings.frame_width, pin_factory=pin_factory)
+
+    @property
+    def angle(self) -> float | None:
+        """The last commanded angle (None before the first move)."""
+        return self._angle
+
+    @property
+    def moving(self) -> bool:
+        return self._timer is not None
+
+    def move_time(self, target: float) -> float:
+        """Seconds a move from the last commanded angle to ``target`` takes, settling included.
+        From an unknown position (just powered) assume the full travel."""
+        s = self._settings
+        if self._angle is None:
+            distance = s.max_angle - s.min_angle
+        else:
+            distance = abs(target - self._angle)
+        if distance == 0:
+            return 0.0
+        return distance / s.speed + s.settle_time
+
+    def move_to(self, angle: float) -> float:
+        """Start turning to ``angle``; returns how long until ``on_arrived``."""
+        s = self._settings
+        if not s.min_angle <= angle <= s.max_angle:
+            raise ValueError(f"angle {angle} is outside {s.min_angle}..{s.max_angle}")
+        # A move that interrupts another starts from an unknown point between: be safe
+        # and count from the farther of the two ends.
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+            self._angle = None
+        duration = self.move_time(angle)
+        self.device.angle = angle
+        self._angle = angle
+        self._timer = self._clock.call_later(duration, self._arrived, name="servo-arrive")
+        return duration
+
+    def _arrived(self) -> None:
+        self._timer = None
+        if self.on_arrived is not None:
+            self.on_arrived(self._angle)
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.device.close()

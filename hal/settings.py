@@ -1,0 +1,72 @@
+"""What the hardware layer needs to know about the wiring and the parts.
+
+Defaults are DESIGN.md's reference hardware (BCM pin numbers). The controller's
+config file fills these in; the hardware layer never reads files itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class PinMap:
+    """BCM pin numbers of every part. ``exit_sensor`` is None when not fitted."""
+
+    motor_forward: int = 23
+    motor_backward: int = 24
+    button: int = 17
+    lid: int = 27
+    beeper: int = 5
+    servo: int = 18
+    exit_sensor: int | None = 22
+
+    def used(self) -> dict[str, int]:
+        """Part name -> pin, for the parts that are fitted."""
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class MotorSettings:
+    """The launcher motor behind its H-bridge."""
+
+    max_on_time: float = 3.0       # seconds; a jammed roller must not burn
+    pwm_frequency: int = 1000      # Hz on the H-bridge inputs
+
+
+@dataclass(frozen=True)
+class ServoSettings:
+    """The turntable servo: its pulse range, its travel and how fast it turns."""
+
+    min_angle: float = -90.0
+    max_angle: float = 90.0
+    min_pulse_width: float = 0.0005   # seconds, at min_angle
+    max_pulse_width: float = 0.0025   # seconds, at max_angle
+    frame_width: float = 0.020        # 50 Hz
+    speed: float = 300.0              # degrees per second under the load of the shooter
+    settle_time: float = 0.05         # after the computed travel, before firing
+
+
+@dataclass(frozen=True)
+class InputSettings:
+    """Debounce times and polarities of the inputs."""
+
+    button_debounce: float = 0.020    # a press counts once the contact is stable this long
+    lid_close_debounce: float = 0.300 # closing must settle; opening acts at once
+    exit_active_low: bool = True      # IR receiver pulls low while the beam is broken
+
+
+@dataclass(frozen=True)
+class BeeperSettings:
+    """``active`` buzzer (on/off) or ``piezo`` (PWM tones)."""
+
+    kind: str = "active"
+
+
+@dataclass(frozen=True)
+class HardwareSettings:
+    pins: PinMap = field(default_factory=PinMap)
+    motor: MotorSettings = field(default_factory=MotorSettings)
+    servo: ServoSettings = field(default_factory=ServoSettings)
+    inputs: InputSettings = field(default_factory=InputSettings)
+    beeper: BeeperSettings = field(default_factory=BeeperSettings)

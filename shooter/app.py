@@ -1,0 +1,107 @@
+"""The composition root: builds a running controller from a config.
+
+This is the only place that chooses real or simulated hardware and a real or
+virtual clock. Everything it builds is closed by :meth:`App.close`, motor first.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from hal import Hardware, MonotonicClock, VirtualClock
+
+from .config import Config
+from .controller import Controller
+from .errors import StateFileError
+from .loop import ControlLoop
+from .persist import Store
+from .scheduler import PROFILES, Scheduler, profile_from_config
+from .table import RuleOptions, Table
+
+
+class App:
+    """A controller with its loop, clock, hardware and (in simulation) world."""
+
+    def __init__(self, config: Config, *, sim: bool, virtual: bool = False, seed: int | None = None,
+                 state_dir: Path | None = None, exit_sensor: bool = True, log=None):
+        if virtual and not sim:
+            raise ValueError("--clock virtual needs --sim: real hardware runs in real time")
+        self.log = log or (lambda msg: print(msg, file=sys.stderr))
+        self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+        self.clock = VirtualClock() if virtual else MonotonicClock()
+        self.loop = ControlLoop(self.clock)
+        settings = config.hardware
+        if not exit_sensor:
+            settings = replace(settings, pins=replace(settings.pins, exit_sensor=None))
+        self.world = None
+        if sim:
+            from sim import ShooterWorld, SimFactory
+            factory = SimFactory(self.clock)
+            self.world = ShooterWorld(factory, settings.pins, seed=self.seed, cards=config.sim_cards,
+                                      exit_active_low=settings.inputs.exit_active_low)
+        else:
+            from hal.factories import real_pin_factory
+            factory = real_pin_factory(config.pin_factory)
+        self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory)
+        try:
+            self.store = Store(state_dir) if state_dir is not None else None
+            table = self._restore(config)
+            self.controller = Controller(
+                loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config),
+                launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
+                default_seats=config.default_seats, world=self.world,
+                cards=config.sim_cards if sim else None, store=self.store)
+            self.controller.start()
+        except BaseException:
+            self.hw.close()
+            raise
+
+    def _scheduler(self, config: Config) -> Scheduler:
+        name = config.scheduler_profile
+        if name in config.scheduler_profiles:
+            profile = profile_from_config(name, config.scheduler_profiles[name])
+        else:
+            profile = PROFILES[name]
+        scheduler = Scheduler(profile, random.Random(self.seed))
+        scheduler.profile_name = name
+        return scheduler
+
+    def _seat_angles(self, config: Config):
+        servo = config.hardware.servo
+        from .controller import spread_angles
+
+        def angles(players: int) -> list[float]:
+            if players in config.seat_angles:
+                return list(config.seat_angles[players])
+            return spread_angles(players, servo.min_angle, servo.max_angle)
+        return angles
+
+    def _restore(self, config: Config) -> Table:
+        options = RuleOptions(**config.rules)
+        rng = random.Random(f"table-{self.seed}")
+        if self.store is None:
+            return Table(options=options, rng=rng)
+        try:
+            state = self.store.load()
+            if state is not None:
+                table = Table.from_dict(state, rng=rng)
+                self.log(f"uno-shooter: resumed the game saved in {self.store.path}")
+                return table
+        except StateFileError as exc:
+            kept = self.store.set_aside()
+            self.log(f"uno-shooter: {exc}; kept it as {kept} and started without a game")
+        return Table(options=options, rng=rng)
+
+    def close(self) -> None:
+        """Motor off and every device closed; safe twice."""
+        self.hw.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,187 @@
+"""The ``uno-shooter`` command."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from . import __version__
+from .errors import ConfigError
+
+DESCRIPTION = """\
+uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
+
+Examples:
+  uno-shooter run                                  # the service: consoles from the config
+  uno-shooter run --sim --console stdio            # simulated shooter, type commands
+  echo status | uno-shooter run --sim --console stdio --clock virtual --seed 1
+  uno-shooter check-config /etc/uno-shooter/config.toml
+  uno-shooter diagram launcher                     # the shooter's state machine (mermaid)
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="uno-shooter", description=DESCRIPTION,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"uno-shooter {__version__} (protocol 1)")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the controller",
+                         description="Run the controller. One command per line on each console; "
+                                     "replies and events come back as JSON lines (PROTOCOL.md).")
+    run.add_argument("--config", type=Path, metavar="PATH",
+                     help="config file (default /etc/uno-shooter/config.toml if it exists, else built-in defaults)")
+    run.add_argument("--sim", action="store_true", help="simulated hardware instead of GPIO pins")
+    run.add_argument("--clock", choices=("real", "virtual"), default="real",
+                     help="virtual: simulated time, every line carried out to quiescence (needs --sim)")
+    run.add_argument("--seed", type=int, metavar="N", help="seed of every random choice (replayable runs)")
+    run.add_argument("--console", action="append", metavar="KIND",
+                     help="stdio, tcp:PORT or serial:DEVICE; repeatable; replaces the config's consoles")
+    run.add_argument("--state-dir", type=Path, metavar="DIR",
+                     help="where the game state is kept (default: the config's state.dir; "
+                          "with --sim none unless given)")
+    run.add_argument("--format", choices=("auto", "json", "human"), default="auto",
+                     help="stdio output: auto = human on a terminal, JSON otherwise")
+    run.add_argument("--no-exit-sensor", action="store_true", help="run without the card-exit sensor")
+
+    check = sub.add_parser("check-config", help="validate a config file and exit",
+                           description="Validate a config file; exit status 0 if it is valid, 2 if not.")
+    check.add_argument("path", type=Path, nargs="?", help="config file (default /etc/uno-shooter/config.toml)")
+
+    diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")
+    diagram.add_argument("machine", choices=("launcher", "table"))
+    return p
+
+
+def _consoles(args, config) -> list[str]:
+    if args.console:
+        kinds = args.console
+    else:
+        kinds = (["stdio"] if config.console.stdio else []) + \
+                ([f"tcp:{config.console.tcp_port}"] if config.console.tcp_port else []) + \
+                [f"serial:{d}" for d in config.console.serial]
+    for kind in kinds:
+        if kind != "stdio" and not kind.startswith(("tcp:", "serial:")):
+            raise ConfigError(f"--console {kind}: must be stdio, tcp:PORT or serial:DEVICE")
+        if kind.startswith("tcp:") and not kind[4:].isdigit():
+            raise ConfigError(f"--console {kind}: the port must be a number")
+    return kinds
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "diagram":
+        if args.machine == "launcher":
+            from .launcher import launcher_diagram
+            print(launcher_diagram())
+        else:
+            from .table import table_diagram
+            print(table_diagram())
+        return 0
+    from .config import load_config
+    if args.command == "check-config":
+        try:
+            load_config(args.path)
+        except ConfigError as exc:
+            print(f"uno-shooter: config: {exc}", file=sys.stderr)
+            return 2
+        print(f"uno-shooter: config {args.path or 'defaults'} is valid")
+        return 0
+    try:
+        config = load_config(args.config)
+        consoles = _consoles(args, config)
+        if args.clock == "virtual" and not args.sim:
+            raise ConfigError("--clock virtual needs --sim: real hardware runs in real time")
+        if args.clock == "virtual" and consoles != ["stdio"]:
+            raise ConfigError("--clock virtual runs exactly one console: --console stdio")
+    except ConfigError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
+    if not consoles:
+        print("uno-shooter: no console configured (console.* in the config, or --console)", file=sys.stderr)
+        return 2
+    state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
+    from .app import App
+    try:
+        app = App(config, sim=args.sim, virtual=args.clock == "virtual", seed=args.seed,
+                  state_dir=state_dir, exit_sensor=not args.no_exit_sensor)
+    except Exception as exc:
+        print(f"uno-shooter: cannot start: {exc}", file=sys.stderr)
+        return 1
+    with app:
+        fmt = args.format
+        if fmt == "auto":
+            fmt = "human" if (sys.stdin.isatty() and sys.stdout.isatty()) else "json"
+        if args.clock == "virtual":
+            return _run_virtual(app, fmt)
+        return _run_real(app, consoles, config, fmt)
+
+
+def _run_virtual(app, fmt: str) -> int:
+    """One stdio console in virtual time: each line to quiescence, EOF ends with 0."""
+    from .consoles import read_lines, stream_sink
+    sink = stream_sink(sys.stdout.buffer, fmt)
+    controller, loop = app.controller, app.loop
+    controller.add_sink(sink)
+    loop.run_until_quiet()
+    for line in read_lines(sys.stdin.buffer.read1 if hasattr(sys.stdin.buffer, "read1") else sys.stdin.buffer.read):
+        loop.post(lambda line=line: controller.handle_line(line, sink))
+        loop.run_until_quiet()
+    return 0
+
+
+def _run_real(app, consoles: list[str], config, fmt: str) -> int:
+    """Real time: consoles on their threads, the loop on this one, until EOF on
+    stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
+    from .consoles import SerialConsole, TcpConsole, read_lines, stream_sink
+    from .service import notify, watchdog_interval
+    loop, controller = app.loop, app.controller
+    log = app.log
+    closers = []
+    for kind in consoles:
+        if kind == "stdio":
+            sink = stream_sink(sys.stdout.buffer, fmt)
+            controller.add_sink(sink)
+
+            def read_stdin(sink=sink):
+                for line in read_lines(sys.stdin.buffer.read1):
+                    loop.post(lambda line=line: controller.handle_line(line, sink))
+                loop.stop()  # end of input ends the program
+            threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
+        elif kind.startswith("tcp:"):
+            tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller)
+            log(f"uno-shooter: TCP console on 127.0.0.1:{tcp.port}")
+            closers.append(tcp.close)
+        else:
+            serial_console = SerialConsole(kind[7:], baudrate=config.console.baudrate, post=loop.post,
+                                           controller=controller, reopen_interval=config.console.reopen_interval,
+                                           log=log)
+            closers.append(serial_console.close)
+
+    def on_signal(signum, _frame):
+        loop.stop()  # the loop returns, the with-block closes the hardware: motor off
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    interval = watchdog_interval()
+    if interval and config.watchdog:
+        def ping():
+            notify("WATCHDOG=1")
+            app.clock.call_later(interval, ping, idle=True, name="watchdog")
+        ping()
+    notify("READY=1")
+    try:
+        loop.run_forever()
+    finally:
+        notify("STOPPING=1")
+        for close in closers:
+            close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

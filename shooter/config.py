@@ -1,0 +1,271 @@
+"""The config file: one TOML file, validated at start.
+
+Every key has a default that fits DESIGN.md's reference hardware, so an empty
+file (or none) is a valid config. Every problem is a :class:`ConfigError` whose
+message names the key and what is wrong with it; unknown keys are refused (a
+typo must not silently fall back to a default).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from hal import BeeperSettings, HardwareSettings, InputSettings, MotorSettings, PinMap, ServoSettings
+
+from .errors import ConfigError
+from .launcher import LauncherSettings
+
+DEFAULT_PATH = Path("/etc/uno-shooter/config.toml")
+PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "native")
+RESERVED_PINS = {2: "GPIO2 has a fixed pull-up (I2C)", 3: "GPIO3 has a fixed pull-up (I2C)",
+                 14: "GPIO14 is the UART's TX", 15: "GPIO15 is the UART's RX"}
+
+
+@dataclass(frozen=True)
+class ConsoleConfig:
+    stdio: bool = False
+    tcp_port: int = 0                      # 0 = no TCP console; listens on 127.0.0.1 only
+    serial: tuple[str, ...] = ()           # e.g. ("/dev/rfcomm0", "/dev/ttyGS0")
+    baudrate: int = 115200
+    reopen_interval: float = 2.0           # seconds between tries to reopen a lost serial port
+
+
+@dataclass(frozen=True)
+class Config:
+    hardware: HardwareSettings = field(default_factory=HardwareSettings)
+    launcher: LauncherSettings = field(default_factory=LauncherSettings)
+    seat_angles: dict[int, tuple[float, ...]] = field(default_factory=dict)
+    default_seats: int = 4
+    scheduler_profile: str = "original"
+    scheduler_profiles: dict[str, dict] = field(default_factory=dict)
+    rules: dict[str, Any] = field(default_factory=dict)
+    console: ConsoleConfig = field(default_factory=ConsoleConfig)
+    state_dir: Path = Path("/var/lib/uno-shooter")
+    pin_factory: str = "auto"
+    sim_cards: int = 83                    # 112 cards - 4 hands of 7 - the first card
+    watchdog: bool = True
+
+
+def _err(key: str, problem: str) -> ConfigError:
+    return ConfigError(f"{key}: {problem}")
+
+
+def _type_name(v) -> str:
+    return type(v).__name__
+
+
+def _number(key, v, lo=None, hi=None, integer=False, positive=False):
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or (integer and not isinstance(v, int)):
+        raise _err(key, f"must be {'a whole number' if integer else 'a number'}, got {v!r} ({_type_name(v)})")
+    if isinstance(v, float) and not math.isfinite(v):
+        raise _err(key, f"must be a finite number, got {v!r}")
+    if positive and v <= 0:
+        raise _err(key, f"must be greater than 0, got {v!r}")
+    if lo is not None and v < lo or hi is not None and v > hi:
+        raise _err(key, f"must be between {lo} and {hi}, got {v!r}")
+    return v
+
+
+def _bool(key, v):
+    if not isinstance(v, bool):
+        raise _err(key, f"must be true or false, got {v!r}")
+    return v
+
+
+def _str(key, v, choices=None):
+    if not isinstance(v, str):
+        raise _err(key, f"must be a string, got {v!r}")
+    if choices and v not in choices:
+        raise _err(key, f"must be one of {', '.join(choices)}, got {v!r}")
+    return v
+
+
+def _table(key, v) -> dict:
+    if not isinstance(v, dict):
+        raise _err(key, f"must be a table, got {v!r}")
+    return v
+
+
+def _only(section: str, table: dict, allowed) -> None:
+    for k in table:
+        if k not in allowed:
+            raise _err(f"{section}.{k}" if section else k,
+                       f"unknown key (known: {', '.join(sorted(allowed))})")
+
+
+def _settings(section: str, table: dict, cls, checks: dict):
+    """Fill dataclass ``cls`` from ``table``; ``checks`` maps field -> validator(key, value)."""
+    table = _table(section, table)
+    names = {f.name for f in fields(cls)}
+    _only(section, table, names)
+    values = {}
+    for name, value in table.items():
+        check = checks.get(name)
+        values[name] = check(f"{section}.{name}", value) if check else value
+    return cls(**values)
+
+
+def _pin(key, v):
+    if v is False and key.endswith("exit_sensor"):
+        return None
+    _number(key, v, 0, 27, integer=True)
+    if v in RESERVED_PINS:
+        raise _err(key, f"GPIO{v} is not free: {RESERVED_PINS[v]}")
+    return v
+
+
+def _positive(key, v):
+    return _number(key, v, positive=True)
+
+
+def _duty(key, v):
+    _number(key, v, 0, 1)
+    if v == 0:
+        raise _err(key, "must be greater than 0")
+    return float(v)
+
+
+def parse_config(data: dict) -> Config:
+    """Validate a parsed TOML document and build the :class:`Config`."""
+    _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
+                     "console", "state", "hardware", "sim", "service"})
+    pins = _settings("pins", data.get("pins", {}), PinMap, {f.name: _pin for f in fields(PinMap)})
+    used = {}
+    for part, pin in pins.used().items():
+        if pin in used:
+            raise _err(f"pins.{part}", f"GPIO{pin} is already used by pins.{used[pin]}")
+        used[pin] = part
+    if pins.servo not in (12, 13, 18, 19):
+        pass  # software PWM works, but jitters; the README says so
+
+    motor_t = dict(_table("motor", data.get("motor", {})))
+    hal_keys = {f.name for f in fields(MotorSettings)}
+    launcher_keys = {f.name for f in fields(LauncherSettings)}
+    _only("motor", motor_t, hal_keys | launcher_keys)
+    motor = _settings("motor", {k: v for k, v in motor_t.items() if k in hal_keys}, MotorSettings,
+                      {"max_on_time": _positive,
+                       "pwm_frequency": lambda k, v: _number(k, v, 1, 100000, integer=True)})
+    launcher = _settings("motor", {k: v for k, v in motor_t.items() if k in launcher_keys}, LauncherSettings,
+                         {"duty": _duty, "retract_duty": _duty, "jam_timeout": _positive,
+                          "retract_time": lambda k, v: _number(k, v, 0, 5),
+                          "seconds_per_card": _positive, "spin_up": lambda k, v: _number(k, v, 0, 5)})
+    if launcher.jam_timeout >= motor.max_on_time:
+        raise _err("motor.jam_timeout", f"must be shorter than motor.max_on_time ({motor.max_on_time})")
+
+    servo_t = dict(_table("servo", data.get("servo", {})))
+    seat_angles_t = servo_t.pop("seat_angles", {})
+    servo = _settings("servo", servo_t, ServoSettings,
+                      {"min_angle": lambda k, v: float(_number(k, v, -360, 360)),
+                       "max_angle": lambda k, v: float(_number(k, v, -360, 360)),
+                       "min_pulse_width": lambda k, v: float(_number(k, v, 0.0001, 0.01)),
+                       "max_pulse_width": lambda k, v: float(_number(k, v, 0.0001, 0.01)),
+                       "frame_width": lambda k, v: float(_number(k, v, 0.002, 0.1)),
+                       "speed": _positive, "settle_time": lambda k, v: _number(k, v, 0, 5)})
+    if servo.min_angle >= servo.max_angle:
+        raise _err("servo.max_angle", "must be greater than servo.min_angle")
+    if servo.min_pulse_width >= servo.max_pulse_width:
+        raise _err("servo.max_pulse_width", "must be greater than servo.min_pulse_width")
+    seat_angles = {}
+    for players, angles in _table("servo.seat_angles", seat_angles_t).items():
+        key = f"servo.seat_angles.{players}"
+        if not players.isdigit() or not 2 <= int(players) <= 10:
+            raise _err(key, "the key must be a number of players, 2..10")
+        if not isinstance(angles, list) or len(angles) != int(players):
+            raise _err(key, f"must be a list of {players} angles, one per seat")
+        for i, a in enumerate(angles):
+            _number(f"{key}[{i}]", a, servo.min_angle, servo.max_angle)
+        seat_angles[int(players)] = tuple(float(a) for a in angles)
+
+    inputs = _settings("inputs", data.get("inputs", {}), InputSettings,
+                       {"button_debounce": lambda k, v: _number(k, v, 0, 1),
+                        "lid_close_debounce": lambda k, v: _number(k, v, 0, 5),
+                        "exit_active_low": _bool})
+    beeper = _settings("beeper", data.get("beeper", {}), BeeperSettings,
+                       {"kind": lambda k, v: _str(k, v, ("active", "piezo"))})
+
+    sched = _table("scheduler", data.get("scheduler", {}))
+    _only("scheduler", sched, {"profile", "profiles"})
+    profiles = _table("scheduler.profiles", sched.get("profiles", {}))
+    from .scheduler import PROFILES, profile_from_config
+    for name, table in profiles.items():
+        profile_from_config(name, _table(f"scheduler.profiles.{name}", table))  # raises ConfigError
+    profile = _str("scheduler.profile", sched.get("profile", "original"))
+    if profile not in PROFILES and profile not in profiles:
+        raise _err("scheduler.profile", f"no profile {profile!r} (built in: {', '.join(PROFILES)}; "
+                                        f"defined: {', '.join(profiles) or 'none'})")
+
+    rules = _table("rules", data.get("rules", {}))
+    from .table import RuleOptions
+    rule_names = {f.name for f in fields(RuleOptions)}
+    _only("rules", rules, rule_names)
+    try:
+        RuleOptions(**rules)
+    except (TypeError, ValueError) as exc:
+        raise _err("rules", str(exc)) from None
+
+    table_t = _table("table", data.get("table", {}))
+    _only("table", table_t, {"default_seats"})
+    default_seats = _number("table.default_seats", table_t.get("default_seats", 4), 2, 10, integer=True)
+
+    console_t = dict(_table("console", data.get("console", {})))
+    if "serial" in console_t:
+        ports = console_t["serial"]
+        if not isinstance(ports, list) or not all(isinstance(p, str) and p for p in ports):
+            raise _err("console.serial", f"must be a list of device paths, got {ports!r}")
+        console_t["serial"] = tuple(ports)
+    console = _settings("console", console_t, ConsoleConfig,
+                        {"stdio": _bool, "tcp_port": lambda k, v: _number(k, v, 0, 65535, integer=True),
+                         "baudrate": lambda k, v: _number(k, v, 300, 4000000, integer=True),
+                         "reopen_interval": _positive})
+
+    state_t = _table("state", data.get("state", {}))
+    _only("state", state_t, {"dir"})
+    state_dir = Path(_str("state.dir", state_t.get("dir", "/var/lib/uno-shooter")))
+
+    hardware_t = _table("hardware", data.get("hardware", {}))
+    _only("hardware", hardware_t, {"pin_factory"})
+    pin_factory = _str("hardware.pin_factory", hardware_t.get("pin_factory", "auto"), PIN_FACTORIES)
+
+    sim_t = _table("sim", data.get("sim", {}))
+    _only("sim", sim_t, {"cards"})
+    sim_cards = _number("sim.cards", sim_t.get("cards", 83), 0, 500, integer=True)
+
+    service_t = _table("service", data.get("service", {}))
+    _only("service", service_t, {"watchdog"})
+    watchdog = _bool("service.watchdog", service_t.get("watchdog", True))
+
+    return Config(hardware=HardwareSettings(pins=pins, motor=motor, servo=servo, inputs=inputs, beeper=beeper),
+                  launcher=launcher, seat_angles=seat_angles, default_seats=default_seats,
+                  scheduler_profile=profile, scheduler_profiles=dict(profiles), rules=dict(rules),
+                  console=console, state_dir=state_dir, pin_factory=pin_factory, sim_cards=sim_cards,
+                  watchdog=watchdog)
+
+
+def load_config(path: Path | None) -> Config:
+    """Read and validate the config file; a missing default file means all defaults."""
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return parse_config({})
+        path = DEFAULT_PATH
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return parse_config(data)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def with_overrides(config: Config, **changes) -> Config:
+    return replace(config, **changes)

@@ -1,0 +1,286 @@
+"""The controller: one object on the control loop that ties the table's rules,
+the shooter's state machine and the consoles together.
+
+Every console line ends up in :meth:`Controller.handle_line`, which answers with
+exactly one reply and then the events the command caused (in that order). Events
+that happen later (a burst ending, the lid opening) go to every console at once.
+"""
+
+from __future__ import annotations
+
+import random
+import traceback
+from typing import Callable
+
+from hal import Hardware
+
+from . import __version__, beeps
+from .commands import COMMANDS, lookup
+from .errors import CommandError
+from .launcher import Launcher, LauncherSettings, Shot
+from .loop import ControlLoop
+from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name
+from .scheduler import Scheduler
+from .table import Table
+
+Sink = Callable[[dict], None]
+
+
+def spread_angles(players: int, lo: float, hi: float) -> list[float]:
+    """Seat angles for ``players`` seats spread evenly from ``lo`` to ``hi`` (seat 1 at ``lo``)."""
+    if players == 1:
+        return [0.0]
+    step = (hi - lo) / (players - 1)
+    return [round(lo + i * step, 3) for i in range(players)]
+
+
+class Controller:
+    """All state of a running shooter, served on the one loop."""
+
+    def __init__(self, *, loop: ControlLoop, hw: Hardware, table: Table, scheduler: Scheduler,
+                 launcher_settings: LauncherSettings = LauncherSettings(),
+                 seat_angles: Callable[[int], list[float]] | None = None, default_seats: int = 4,
+                 world=None, cards: int | None = None, store=None):
+        self.loop = loop
+        self.clock = loop.clock
+        self.hw = hw
+        self.table = table
+        self.scheduler = scheduler
+        self.world = world
+        self.store = store
+        self.default_seats = default_seats
+        s = hw.settings.servo
+        self._seat_angles = seat_angles or (lambda n: spread_angles(n, s.min_angle, s.max_angle))
+        self._sinks: list[Sink] = []
+        self._held: list[dict] | None = None   # events held back until the reply is out
+        self.launcher = Launcher(hw, self.clock, launcher_settings, angle_of=self.angle_of,
+                                 on_shot=self._shot_done, emit=self.emit, cards=cards)
+        self.launcher.on_lid_cycled = self.scheduler.restart  # H-RANDOM: the pattern restarts
+        hw.button.on_press = self.button_pressed
+        loop.on_error = self.fail_safe
+
+    # ---- start and stop ----
+    def start(self) -> None:
+        """Motor off, machine out of booting, shooter pointed where the rules say."""
+        self.hw.safe_stop()
+        self.scheduler.restart()
+        self.launcher.start()
+        self._aim_by_rules()
+
+    def fail_safe(self, exc: BaseException) -> None:
+        """An exception reached the loop: stop the motor first, then say why."""
+        self.hw.safe_stop()
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        self.launcher.fail(f"internal-error: {detail}")
+
+    # ---- output ----
+    def add_sink(self, sink: Sink) -> None:
+        self._sinks.append(sink)
+
+    def remove_sink(self, sink: Sink) -> None:
+        if sink in self._sinks:
+            self._sinks.remove(sink)
+
+    def emit(self, name: str, **fields) -> None:
+        """An event to every console (held back while a command's reply is pending)."""
+        event = {"event": name, "t": round(self.clock.now(), 6), **fields}
+        if self._held is not None:
+            self._held.append(event)
+        else:
+            self._broadcast(event)
+
+    def _broadcast(self, event: dict) -> None:
+        for sink in list(self._sinks):
+            sink(event)
+
+    # ---- commands ----
+    def handle_line(self, raw: bytes | str, respond: Sink) -> None:
+        """Carry out one console line; ``respond`` gets the one reply."""
+        self._held = []
+        try:
+            try:
+                line = parse(raw)
+                if line is None:
+                    return
+                name = line.name
+                spec, handler = lookup(line)
+                args, options, flags = spec.bind(line)
+                fields = getattr(self, handler)(*args, **options, **{f: True for f in flags}) or {}
+                answer = reply(name, **fields)
+            except CommandError as error:
+                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                answer = error_reply(reply_name(text) or "", error)
+            except Exception as exc:  # a bug: fail safe, then answer
+                self.fail_safe(exc)
+                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+                answer = error_reply(reply_name(text) or "",
+                                     CommandError("internal", f"internal error: {exc}"))
+            respond(answer)
+        finally:
+            held, self._held = self._held, None
+            for event in held:
+                self._broadcast(event)
+
+    def _after_game_change(self, events: list[dict]) -> None:
+        for event in events:
+            self.emit(event.pop("event"), **event)
+        self._save()
+        self._aim_by_rules()
+
+    def _save(self) -> None:
+        if self.store is not None:
+            self.store.save(self.table.to_dict())
+
+    def _aim_by_rules(self) -> None:
+        """S-AIM: point where the table says (nothing to do without a game)."""
+        seat = self.table.aim_seat
+        if seat is not None:
+            self.launcher.point_at(seat)
+
+    @property
+    def seats(self) -> int:
+        game = self.table.status()
+        return game["players"] if game else self.default_seats
+
+    def angle_of(self, seat: int) -> float:
+        return self._seat_angles(self.seats)[seat - 1]
+
+    def cmd_help(self):
+        return {"commands": [spec.usage for spec, _ in COMMANDS]}
+
+    def cmd_version(self):
+        return {"version": __version__, "protocol": PROTOCOL_VERSION}
+
+    def cmd_status(self):
+        servo_angle = self.hw.servo.angle
+        return {
+            "shooter": {
+                "state": self.launcher.protocol_state,
+                "aim": self.launcher.aimed_seat,
+                "angle": None if servo_angle is None else round(servo_angle, 3),
+                "lid": "open" if self.hw.lid.is_open else "closed",
+                "cards": self.launcher.cards,
+                "queue": len(self.launcher.queue),
+                "exit_sensor": self.hw.exit_sensor is not None,
+                "profile": self.scheduler.profile_name,
+            },
+            "game": self.table.status(),
+        }
+
+    def _game(self, method: str, *args, **kwargs):
+        events = getattr(self.table, method)(*args, **kwargs)
+        self._after_game_change(events)
+
+    def cmd_game_new(self, players, dealer=None, edition="2016", scoring="winner", limit=500):
+        if dealer is not None and dealer != "random":
+            try:
+                dealer = int(dealer)
+            except ValueError:
+                raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
+        self._game("new_game", players, dealer=dealer, edition=edition, scoring=scoring, limit=limit)
+
+    def cmd_round_start(self, first, dealer=None):
+        self._game("start_round", first, dealer=dealer)
+
+    def cmd_play(self, card, seat=None, target=None, last=False):
+        self._game("play", card, seat=seat, target=target, last=last)
+
+    def cmd_uno(self, seat):
+        self._game("uno", seat)
+
+    def cmd_catch(self, seat):
+        self._game("catch", seat)
+
+    def cmd_penalty_advice(self, seat):
+        self._game("penalty", "advice", seat)
+
+    def cmd_penalty_wrong(self, seat):
+        self._game("penalty", "wrong-card", seat)
+
+    def cmd_hand(self, seat, cards):
+        self._game("hand", seat, cards)
+
+    def cmd_score(self, seat, points):
+        self._game("score", seat, points)
+
+    def cmd_undo(self):
+        self._game("undo")
+
+    def cmd_set(self, current=None, direction=None):
+        self._game("set", current=current, direction=direction)
+
+    def cmd_aim(self, seat):
+        if seat > self.seats:
+            raise CommandError("bad-argument", f"seat= must be 1..{self.seats}, got {seat}")
+        if self.launcher.state not in ("ready", "aiming", "lid_open", "jammed", "empty"):
+            raise CommandError("busy", "the shooter is firing; aim when it is done")
+        self.launcher.point_at(seat)
+        return {"seat": seat, "angle": self.angle_of(seat)}
+
+    # ---- presses ----
+    def cmd_press(self):
+        return self.press("console")
+
+    def button_pressed(self) -> None:
+        """The physical button (debounced, on the loop)."""
+        try:
+            fields = self.press("button")
+        except CommandError as error:
+            self.emit("refused", source="button", error=error.code, message=error.message)
+        else:
+            self.emit("press", source="button", **fields)
+
+    def press(self, source: str) -> dict:
+        """Serve one press (T-PRESS, T-EXACT): the table says whose and why, the
+        scheduler says what comes out, the launcher shoots it."""
+        seat, reason = self.table.press_owner()
+        refusal = self.launcher.refusal(owed=reason != "draw")
+        if refusal is not None:
+            self.hw.beeper.play(beeps.PRESS_REFUSED)
+            raise CommandError(*refusal)
+        if seat is None:  # no game: wherever the shooter points, like the original
+            seat = self.launcher.aimed_seat
+        events = self.table.press()
+        planned = self.scheduler.next_press()
+        self.hw.beeper.play(beeps.PRESS_ACCEPTED)
+        self.launcher.enqueue(Shot(seat=seat, reason=reason, planned=planned))
+        self._after_game_change(events)
+        return {"seat": seat, "reason": reason}
+
+    def _shot_done(self, shot: Shot) -> None:
+        fields = {"seat": shot.seat, "planned": shot.planned, "ejected": shot.ejected, "reason": shot.reason}
+        if shot.interrupted:
+            fields["interrupted"] = shot.interrupted
+        self.emit("shot", **fields)
+        if shot.reason != "draw" and not self.launcher.queue and self.table.press_owner()[1] == "draw":
+            self.hw.beeper.play(beeps.OWED_DONE)
+
+    # ---- simulated hardware ----
+    def _sim(self):
+        if self.world is None:
+            raise CommandError("not-simulated", "this command needs the simulated hardware (--sim)")
+        return self.world
+
+    def cmd_sim_button(self):
+        self._sim().press_button()
+
+    def cmd_sim_lid_open(self):
+        self._sim().open_lid()
+
+    def cmd_sim_lid_close(self):
+        self._sim().close_lid()
+
+    def cmd_sim_jam(self):
+        self._sim().arm_jam()
+
+    def cmd_sim_load(self, cards):
+        self._sim().load(cards)
+        self.launcher.load(cards)
+        return {"cards": self.launcher.cards}
+
+    def cmd_sim_wait(self, seconds):
+        self._sim()
+        if not self.loop.virtual:
+            raise CommandError("bad-argument", "sim wait needs --clock virtual; in real time, just wait")
+        target = self.clock.now() + seconds
+        self.clock.call_at(target, lambda: None, name="sim-wait")  # keeps the loop busy until then

@@ -1,0 +1,172 @@
+"""The console protocol, version 1 (PROTOCOL.md): reading lines, writing JSON.
+
+A line is parsed into a :class:`Line` (words and ``key=value`` options) and
+checked against the command's :class:`Spec` before anything runs, so a rejected
+line changes nothing. Replies and events are JSON objects, one per line.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .errors import CommandError
+
+PROTOCOL_VERSION = 1
+MAX_LINE_BYTES = 512
+
+ERROR_CODES = (
+    "unknown-command", "bad-argument", "no-game", "wrong-phase", "not-your-turn", "presses-owed",
+    "too-late", "cannot-undo", "lid-open", "jammed", "busy", "line-too-long", "not-simulated",
+    # additions of this implementation
+    "empty", "fault", "internal",
+)
+
+
+@dataclass
+class Line:
+    """One command line: its words (lower-cased) and options (keys lower-cased)."""
+
+    words: list[str]
+    options: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.words[0] if self.words else ""
+
+
+def reply_name(text: str) -> str:
+    """The ``reply`` field for a line: its first word, lower case."""
+    first = text.split(None, 1)[0] if text.split() else ""
+    return first.lower()[:64]
+
+
+def parse(raw: bytes | str) -> Line | None:
+    """Parse one input line; None for a blank line or a comment. Raises CommandError."""
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8", "surrogateescape")
+    raw = raw.rstrip(b"\r\n")
+    if len(raw) > MAX_LINE_BYTES:
+        raise CommandError("line-too-long", f"a line may have at most {MAX_LINE_BYTES} bytes, this one has {len(raw)}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise CommandError("bad-argument", "the line is not valid UTF-8") from None
+    text = text.strip()
+    if not text or text.startswith("#"):
+        return None
+    if any(ord(c) < 32 and c not in "\t" for c in text):
+        raise CommandError("bad-argument", "the line contains control characters")
+    words: list[str] = []
+    options: dict[str, str] = {}
+    for token in text.split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            key = key.lower()
+            if not key or not value:
+                raise CommandError("bad-argument", f"option {token!r} needs the form key=value")
+            if key in options:
+                raise CommandError("bad-argument", f"option {key}= is given twice")
+            options[key] = value
+        else:
+            if options:
+                raise CommandError("bad-argument", f"word {token!r} comes after an option; options go last")
+            words.append(token.lower())
+    if not words:
+        raise CommandError("unknown-command", "a line must start with a command word")
+    return Line(words, options)
+
+
+# ---- argument types: each turns text into a value or raises bad-argument ----
+
+def integer(lo: int, hi: int | None = None) -> Callable[[str, str], int]:
+    def convert(key: str, text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise CommandError("bad-argument", f"{key}= must be a whole number, got {text!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            bound = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+            raise CommandError("bad-argument", f"{key}= must be {bound}, got {value}")
+        return value
+    return convert
+
+
+def number(lo: float, hi: float) -> Callable[[str, str], float]:
+    def convert(key: str, text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise CommandError("bad-argument", f"{key}= must be a number, got {text!r}") from None
+        if not lo <= value <= hi:  # also refuses nan
+            raise CommandError("bad-argument", f"{key}= must be between {lo} and {hi}, got {text}")
+        return value
+    return convert
+
+
+def choice(*values: str) -> Callable[[str, str], str]:
+    def convert(key: str, text: str) -> str:
+        if text.lower() not in values:
+            raise CommandError("bad-argument", f"{key}= must be one of {', '.join(values)}, got {text!r}")
+        return text.lower()
+    return convert
+
+
+def text_list(key: str, text: str) -> list[str]:
+    items = [item.strip().lower() for item in text.split(",")]
+    if any(not item for item in items):
+        raise CommandError("bad-argument", f"{key}= must be a comma-separated list without empty items")
+    return items
+
+
+def any_text(key: str, text: str) -> str:
+    return text.lower()
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A command's shape: its words, its required and optional options, its flags."""
+
+    words: tuple[str, ...]                       # e.g. ("sim", "lid") ; the leading words
+    required: dict[str, Callable] = field(default_factory=dict)
+    optional: dict[str, Callable] = field(default_factory=dict)
+    args: int = 0                                # extra positional words (e.g. the card of play)
+    flags: tuple[str, ...] = ()                  # positional words allowed after the args (e.g. last)
+    usage: str = ""
+    summary: str = ""
+
+    def bind(self, line: Line) -> tuple[list[str], dict, set[str]]:
+        """Check ``line`` against the spec; returns (args, options, flags)."""
+        rest = line.words[len(self.words):]
+        args, extra = rest[:self.args], rest[self.args:]
+        if len(args) < self.args:
+            raise CommandError("bad-argument", f"usage: {self.usage}")
+        flags = set()
+        for word in extra:
+            if word not in self.flags or word in flags:
+                raise CommandError("bad-argument", f"unexpected word {word!r}; usage: {self.usage}")
+            flags.add(word)
+        values = {}
+        for key, text in line.options.items():
+            convert = self.required.get(key) or self.optional.get(key)
+            if convert is None:
+                raise CommandError("bad-argument", f"unknown option {key}=; usage: {self.usage}")
+            values[key] = convert(key, text)
+        missing = [k for k in self.required if k not in values]
+        if missing:
+            raise CommandError("bad-argument", f"missing {missing[0]}=; usage: {self.usage}")
+        return args, values, flags
+
+
+def reply(name: str, **fields) -> dict:
+    return {"reply": name, "ok": True, **fields}
+
+
+def error_reply(name: str, error: CommandError) -> dict:
+    return {"reply": name, "ok": False, "error": error.code, "message": error.message}
+
+
+def dumps(obj: dict) -> str:
+    """One JSON line: compact, UTF-8 (no ASCII escapes), no trailing newline."""
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))

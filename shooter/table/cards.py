@@ -1,0 +1,108 @@
+"""The cards of Uno Extreme, as far as the table rules care about them.
+
+:data:`CARDS` is the one place that holds RULES.md's card table: for every card
+name the rule id, how many the 2016 and 2010 decks hold, the points it scores
+(G-*) and its effect on the turn. Everything else (play effects, hand points,
+sanity checks of reported hands) reads this table.
+
+Card names are the protocol's (PROTOCOL.md "Cards"): ``number`` (or a digit
+``1``..``9``), ``skip``, ``reverse``, ``hit2``, ``hit4``, ``discard-all``,
+``wild``, ``extreme-hit``, ``blank``. They are case-insensitive; ``_`` may
+stand for ``-``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shooter.errors import CommandError
+
+EDITIONS = ("2016", "2010")
+
+# Effects on the turn (what the controller does with a played card).
+PLAIN = "plain"  # turn passes to the next seat
+SKIP = "skip"
+REVERSE = "reverse"
+HIT = "hit"  # next seat presses `presses` times and loses the turn
+EXTREME_HIT = "extreme-hit"  # the card's player presses `presses` times at a target
+
+
+@dataclass(frozen=True)
+class Card:
+    """One row of the card table."""
+
+    name: str
+    rule: str
+    count_2016: int
+    count_2010: int
+    points: int | None  # None: a number card scores its face value
+    effect: str
+    presses: int = 0  # presses a hit card owes
+
+    def count(self, edition: str) -> int:
+        """How many of this card the edition's deck holds."""
+        return self.count_2016 if edition == "2016" else self.count_2010
+
+
+# RULES.md "Cards" (C-*), checked against the seed: 112 cards in both editions.
+CARDS: dict[str, Card] = {
+    c.name: c
+    for c in (
+        Card("number", "C-NUM", 72, 72, None, PLAIN),  # 1..9, no 0, 8 of each value
+        Card("hit2", "C-HIT2", 8, 8, 20, HIT, presses=2),
+        Card("reverse", "C-REV", 4, 8, 20, REVERSE),
+        Card("skip", "C-SKIP", 8, 8, 20, SKIP),
+        Card("discard-all", "C-DALL", 8, 8, 30, PLAIN),
+        Card("wild", "C-WILD", 4, 4, 50, PLAIN),
+        Card("extreme-hit", "C-XHIT", 4, 4, 50, EXTREME_HIT, presses=2),
+        Card("hit4", "C-HIT4", 1, 0, 40, HIT, presses=4),
+        Card("blank", "C-BLANK", 3, 0, 50, PLAIN),  # a wild unless RuleOptions.blank_as says otherwise
+    )
+}
+
+COPIES_PER_NUMBER = CARDS["number"].count_2016 // 9  # 8: two of each value per colour
+
+
+def parse_card(text: object, edition: str) -> tuple[str, int | None]:
+    """Normalise a card name as typed: returns (name in CARDS, face value or None).
+
+    Raises ``bad-argument`` for an unknown name or a card the edition lacks.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise CommandError("bad-argument", f"{text!r} is not a card name.")
+    word = text.strip().lower().replace("_", "-")
+    if word in {str(d) for d in range(1, 10)}:
+        return "number", int(word)
+    card = CARDS.get(word)
+    if card is None:
+        names = ", ".join(["1..9", *CARDS])
+        raise CommandError("bad-argument", f"Unknown card {text!r}; the cards are {names}.")
+    if card.count(edition) == 0:
+        raise CommandError("bad-argument", f"The {edition} edition has no {card.name} cards.")
+    return card.name, None
+
+
+def hand_points(cards: list[str], edition: str) -> int:
+    """Points of the cards left in a hand (G-*); number cards must give their value.
+
+    Refuses a hand the edition's deck could not hold (more copies than exist).
+    """
+    total = 0
+    seen: dict[str, int] = {}
+    for text in cards:
+        name, face = parse_card(text, edition)
+        if name == "number" and face is None:
+            raise CommandError("bad-argument", "Give number cards by their value (1..9) so they can be counted.")
+        key = str(face) if face is not None else name
+        seen[key] = seen.get(key, 0) + 1
+        limit = COPIES_PER_NUMBER if face is not None else CARDS[name].count(edition)
+        if seen[key] > limit:
+            raise CommandError("bad-argument", f"The {edition} deck holds only {limit} of card {key}.")
+        total += face if face is not None else CARDS[name].points
+    return total
+
+
+def deck_points(edition: str) -> int:
+    """Points of a whole deck: no hand can hold more."""
+    numbers = COPIES_PER_NUMBER * sum(range(1, 10))
+    return numbers + sum(c.points * c.count(edition) for c in CARDS.values() if c.points is not None)

@@ -1,0 +1,77 @@
+"""The table's phases as a `transitions` state machine, declared as a table.
+
+Phases: ``none`` (no game), ``deal`` (between rounds), ``play``, ``scoring``
+(hands being reported) and ``over``. :data:`TRANSITIONS` is the one place that
+says which phase each command is valid in and which phase it leads to; the
+``after`` callbacks and ``conditions`` are named rule methods of
+:class:`shooter.table.Table` (the machine's model). Commands that do not change
+the phase are internal transitions (``dest: None``), so a command is valid in a
+phase exactly when its trigger is declared for that phase.
+
+The machine is a plain ``transitions.Machine`` (one control loop, no lock, no
+timeouts). :func:`table_diagram` draws the same table as mermaid text.
+"""
+
+from __future__ import annotations
+
+from transitions import Machine
+
+STATES = ["none", "deal", "play", "scoring", "over"]
+
+TRANSITIONS = [
+    # game new: from anywhere; totals 0, first round waits for its deal.
+    {"trigger": "begin_game", "source": "*", "dest": "deal", "after": "_set_up_game"},
+    # round start first=CARD: the F-* rules.
+    {"trigger": "begin_round", "source": "deal", "dest": "play", "after": "_turn_up_first_card"},
+    # commands within a round
+    {"trigger": "play_card", "source": "play", "dest": None, "after": "_apply_play"},
+    {"trigger": "serve_press", "source": "play", "dest": None, "after": "_apply_press"},
+    {"trigger": "call_uno", "source": "play", "dest": None, "after": "_apply_uno"},
+    {"trigger": "catch_uno", "source": "play", "dest": None, "after": "_apply_catch"},
+    {"trigger": "give_advice_penalty", "source": "play", "dest": None, "after": "_apply_advice"},
+    {"trigger": "correct", "source": "play", "dest": None, "after": "_apply_set"},
+    # penalty wrong-card may take back a last card, so it also leads back from scoring.
+    {"trigger": "take_back_wrong_card", "source": ["play", "scoring"], "dest": "play",
+     "after": "_apply_wrong_card"},
+    # checked after every play and press: someone went out and nothing is owed (E-*).
+    {"trigger": "end_round", "source": "play", "dest": "scoring",
+     "conditions": ["_someone_went_out", "_nothing_owed"], "after": "_close_round"},
+    # hand / score
+    {"trigger": "report_hand", "source": "scoring", "dest": None, "after": "_record_report"},
+    # checked after every report: the first transition whose conditions hold is taken.
+    {"trigger": "settle", "source": "scoring", "dest": "over",
+     "conditions": ["_all_reported", "_game_decided"], "after": ["_apply_settlement", "_end_game"]},
+    {"trigger": "settle", "source": "scoring", "dest": "deal",
+     "conditions": ["_all_reported"], "after": ["_apply_settlement", "_next_round"]},
+]
+
+MACHINE_ARGS = {
+    "states": STATES,
+    "transitions": TRANSITIONS,
+    "auto_transitions": False,
+    "model_attribute": "phase",
+}
+
+
+def build_machine(model, initial: str = "none") -> Machine:
+    """Attach the phase machine to `model` (a Table); the phase is ``model.phase``."""
+    return Machine(model=model, initial=initial, **MACHINE_ARGS)
+
+
+class _Drawing:
+    """Stand-in model for drawing: the diagram only needs the names."""
+
+
+def table_diagram() -> str:
+    """Mermaid text (stateDiagram-v2) of the table's phases, drawn by transitions."""
+    from transitions.extensions.diagrams import GraphMachine
+
+    machine = GraphMachine(
+        model=_Drawing(),
+        initial="none",
+        graph_engine="mermaid",
+        show_conditions=True,
+        title="Table phases",
+        **MACHINE_ARGS,
+    )
+    return machine.get_graph().draw(None)

@@ -1,0 +1,89 @@
+"""Rule options: the choices the seed leaves open, each with its default.
+
+Fields of :class:`RuleOptions` (all defaults follow RULES.md or the brief):
+
+``dealer_rotation = "clockwise"`` (S-DEALER)
+    After a round the dealer moves one seat clockwise, skipping eliminated
+    seats. ``"winner"``: the round's winner deals the next round.
+``default_dealer = 1`` (G-DEALER)
+    Dealer of the first round when ``game new`` gives none: seat 1, so seat 2
+    starts. ``"random"`` draws one with the table's injected rng, like
+    ``dealer=random``.
+``blank_as = "wild"`` (C-BLANK)
+    What a played blank card does: like a ``wild`` (an ordinary play), or like
+    any other card named here (``skip``, ``reverse``, ``hit2``, ``hit4``,
+    ``extreme-hit``, ``discard-all``, ``number``). It still scores 50. As the
+    first card a blank is always a wild (F-WILD names it).
+``first_extreme_hit = "wild"`` (F-XHIT)
+    An Extreme Hit turned up as first card is an ordinary first turn.
+    ``"hit2"``: it acts like F-HIT with 2 presses.
+``last_hit_counts = True`` (E-HIT)
+    A Hit 2 / Hit 4 played as a last card is still carried out (the victim
+    presses) before the round ends. ``False``: the round ends at once.
+    A last Extreme Hit is always carried out (E-XHIT, the seed says so).
+``penalty_queue = "front"`` (P-*)
+    Penalty presses (uno, advice, wrong-card) go to the front of the owed
+    queue, behind penalties already there, so the shooter turns to the
+    penalised player at once; afterwards the interrupted presses and the turn
+    go on where they were. ``"back"``: they wait behind the presses already
+    owed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+from .cards import CARDS
+
+DEALER_ROTATIONS = ("clockwise", "winner")
+BLANK_AS = tuple(name for name in CARDS if name != "blank")
+FIRST_EXTREME_HIT = ("wild", "hit2")
+PENALTY_QUEUE = ("front", "back")
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """The rule choices a table can make; see the module docstring for each."""
+
+    dealer_rotation: str = "clockwise"
+    default_dealer: int | str = 1
+    blank_as: str = "wild"
+    first_extreme_hit: str = "wild"
+    last_hit_counts: bool = True
+    penalty_queue: str = "front"
+
+    def __post_init__(self):
+        problem = self.problem()
+        if problem:
+            raise ValueError(problem)
+
+    def problem(self) -> str | None:
+        """One sentence naming the first invalid field, or None."""
+        checks = {
+            "dealer_rotation": self.dealer_rotation in DEALER_ROTATIONS,
+            "default_dealer": self.default_dealer == "random"
+            or (type(self.default_dealer) is int and 1 <= self.default_dealer <= 10),
+            "blank_as": self.blank_as in BLANK_AS,
+            "first_extreme_hit": self.first_extreme_hit in FIRST_EXTREME_HIT,
+            "last_hit_counts": isinstance(self.last_hit_counts, bool),
+            "penalty_queue": self.penalty_queue in PENALTY_QUEUE,
+        }
+        for name, ok in checks.items():
+            if not ok:
+                return f"Rule option {name} has an invalid value {getattr(self, name)!r}."
+        return None
+
+    def to_dict(self) -> dict:
+        """The options as plain JSON data."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: object) -> "RuleOptions":
+        """Rebuild options; raises ValueError naming the problem."""
+        if not isinstance(data, dict):
+            raise ValueError("The rule options are not an object.")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"Unknown rule option {unknown[0]!r}.")
+        return cls(**data)

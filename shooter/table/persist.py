@@ -1,0 +1,79 @@
+"""The whole table as one JSON document, and back (for the state file).
+
+Format (``"format": "uno-shooter/table"``, ``"version": 1``)::
+
+    {"format": "uno-shooter/table", "version": 1,
+     "options": {...RuleOptions...},
+     "game": null or a snapshot (GameState fields + "phase"),
+     "history": [{"command": "play", "game": snapshot before it}, ...],   # oldest first
+     "undo_blocker": null or "press"}
+
+Reading checks everything and raises :class:`StateFileError` with a message
+that names the field, so the controller can keep the bad file aside and start
+fresh instead of crashing.
+"""
+
+from __future__ import annotations
+
+from shooter.errors import StateFileError
+
+from .options import RuleOptions
+from .state import load_snapshot
+
+FORMAT = "uno-shooter/table"
+VERSION = 1
+UNDO_LEVELS = 50  # undo keeps at most this many snapshots
+UNDO_COMMANDS = ("round start", "play", "uno", "catch", "penalty", "set", "hand", "score")
+KEYS = {"format", "version", "options", "game", "history", "undo_blocker"}
+
+
+def table_to_dict(table) -> dict:
+    """JSON data of a Table, undo history and options included."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "options": table.options.to_dict(),
+        "game": table._snapshot(),
+        "history": [{"command": h["command"], "game": h["game"]} for h in table.history],
+        "undo_blocker": table.undo_blocker,
+    }
+
+
+def table_from_dict(cls, data: object, rng):
+    """Build a `cls` (Table) from `table_to_dict` data, checking every field."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise StateFileError(f"Not a saved table state: the format is not {FORMAT!r}.")
+    if type(data.get("version")) is not int or data["version"] != VERSION:
+        raise StateFileError(f"Saved table state has version {data.get('version')!r}; this controller reads version {VERSION}.")
+    if set(data) != KEYS:
+        key = sorted(KEYS ^ set(data))[0]
+        raise StateFileError(f"Saved table state: field {key!r} is {'missing' if key in KEYS else 'unknown'}.")
+    try:
+        options = RuleOptions.from_dict(data["options"])
+    except (TypeError, ValueError) as exc:
+        raise StateFileError(f"Saved table state: {exc}") from None
+    table = cls(options=options, rng=rng)
+    if data["game"] is not None:
+        table.game, phase = load_snapshot(data["game"], "game")
+        table.machine.set_state(phase, model=table)
+    table.history = _history(data["history"], data["game"] is not None)
+    if data["undo_blocker"] not in (None, "press"):
+        raise StateFileError("Saved table state: undo_blocker must be null or 'press'.")
+    table.undo_blocker = data["undo_blocker"]
+    return table
+
+
+def _history(value: object, have_game: bool) -> list[dict]:
+    if not isinstance(value, list) or len(value) > UNDO_LEVELS:
+        raise StateFileError(f"Saved table state: history must be a list of at most {UNDO_LEVELS} entries.")
+    if value and not have_game:
+        raise StateFileError("Saved table state: there is an undo history but no game.")
+    history = []
+    for i, entry in enumerate(value):
+        if not isinstance(entry, dict) or set(entry) != {"command", "game"} or entry["command"] not in UNDO_COMMANDS:
+            raise StateFileError(f"Saved table state: history[{i}] must be an object with an undoable command and a game.")
+        game, phase = load_snapshot(entry["game"], f"history[{i}].game")
+        from .state import snapshot
+
+        history.append({"command": entry["command"], "game": snapshot(game, phase)})
+    return history

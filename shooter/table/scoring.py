@@ -1,0 +1,122 @@
+"""Scoring a round and deciding the game (G-WIN, G-LOW, G-ELIM), and the next deal.
+
+:func:`settle_round` is pure: it computes what the reported hands do to the
+totals without changing anything, so the phase machine can use it both as a
+condition (is the game decided?) and, in the ``after`` callback, to apply it.
+:class:`ScoringRules` is the mixin of :class:`shooter.table.Table` with those
+callbacks.
+
+Who reports (``hand`` or ``score``): every seat still in the game except the
+round's winner, in all three variants (G-WIN: the winner scores the others'
+hands; G-LOW / G-ELIM: the winner's own hand counts 0 automatically). A second
+report for the same seat replaces the first (until the last one settles the
+round; after that, ``undo`` corrects).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .state import GameState
+
+
+@dataclass
+class Settlement:
+    """What a fully reported round does."""
+
+    points: int  # points counted this round (sum of the reported hands)
+    totals: dict[int, int]
+    newly_out: list[int]  # G-ELIM
+    winner: int | None  # the game's winner, None while the game goes on
+
+
+def reporters(game: GameState) -> list[int]:
+    """Seats that must report their hand this round."""
+    return [s for s in game.in_game if s != game.round_winner]
+
+
+def settle_round(game: GameState) -> Settlement:
+    """Apply the game's scoring variant to the reported hands (pure)."""
+    return SCORING[game.scoring](game, dict(game.totals), sum(game.reports.values()))
+
+
+def _winner_scores(game: GameState, totals: dict[int, int], points: int) -> Settlement:
+    # G-WIN: the round's winner scores the points of all cards left in the
+    # other hands; the first to reach the limit (500) wins the game.
+    totals[game.round_winner] += points
+    decided = totals[game.round_winner] >= game.limit
+    return Settlement(points, totals, [], game.round_winner if decided else None)
+
+
+def _lowest_wins(game: GameState, totals: dict[int, int], points: int) -> Settlement:
+    # G-LOW: everyone adds the points of their own hand; when someone reaches
+    # the limit, the lowest total wins. Several seats sharing the lowest total:
+    # the game goes on for another round until one seat is lowest alone.
+    for seat, own in game.reports.items():
+        totals[seat] += own
+    seats = game.in_game
+    lowest = min(totals[s] for s in seats)
+    holders = [s for s in seats if totals[s] == lowest]
+    decided = max(totals[s] for s in seats) >= game.limit and len(holders) == 1
+    return Settlement(points, totals, [], holders[0] if decided else None)
+
+
+def _elimination(game: GameState, totals: dict[int, int], points: int) -> Settlement:
+    # G-ELIM: everyone adds their own hand points; whoever reaches the limit is
+    # out; the last two play on under the two-player rules (C-2P-*, via
+    # GameState.two_left); the last one left wins. The round's winner adds 0
+    # and was below the limit, so someone is always left.
+    for seat, own in game.reports.items():
+        totals[seat] += own
+    newly_out = [s for s in game.in_game if totals[s] >= game.limit]
+    left = [s for s in game.in_game if s not in newly_out]
+    return Settlement(points, totals, newly_out, left[0] if len(left) == 1 else None)
+
+
+SCORING = {"winner": _winner_scores, "lowest": _lowest_wins, "elimination": _elimination}
+
+
+class ScoringRules:
+    """Reports, settlement and the next deal (mixin of Table)."""
+
+    def _record_report(self, seat: int, points: int):
+        self.game.reports[seat] = points  # a second report for a seat replaces the first
+
+    def _all_reported(self) -> bool:
+        return set(self.game.reports) >= set(reporters(self.game))
+
+    def _game_decided(self) -> bool:
+        return settle_round(self.game).winner is not None
+
+    def _apply_settlement(self):
+        g = self.game
+        result = settle_round(g)
+        g.totals = result.totals
+        g.out = g.out + result.newly_out
+        g.winner = result.winner
+        fields = {"winner": g.round_winner, "points": result.points, "totals": _public(g.totals)}
+        if g.scoring == "elimination":
+            fields["out"] = list(result.newly_out)
+        self._emit("round-scored", **fields)
+
+    def _end_game(self):
+        g = self.game
+        g.last_play = None
+        self._emit("game-over", winner=g.winner, totals=_public(g.totals))
+
+    def _next_round(self):
+        # S-DEALER: the dealer moves one seat clockwise each new round, skipping
+        # eliminated seats (RuleOptions.dealer_rotation "clockwise"), or the
+        # round's winner deals ("winner").
+        g = self.game
+        if self.options.dealer_rotation == "winner":
+            g.dealer = g.round_winner
+        else:
+            g.dealer = g.next_seat(g.dealer, "cw")
+        g.round += 1
+        g.round_winner, g.reports, g.last_play, g.first = None, {}, None, None
+        g.direction = "cw"
+
+
+def _public(totals: dict[int, int]) -> dict[str, int]:
+    return {str(s): p for s, p in totals.items()}

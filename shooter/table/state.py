@@ -1,0 +1,282 @@
+"""The table's game state as data: seats, turn, owed presses, scores.
+
+:class:`GameState` is everything the rules need about one game except the phase
+(which the phase machine keeps on the table, see ``machine.py``). It is small
+on purpose: undo keeps whole snapshots of it (``snapshot`` / ``load_snapshot``),
+and the controller persists it as JSON. ``load_snapshot`` checks a snapshot
+read from a file field by field and raises :class:`StateFileError` with a
+message naming the field and the problem.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from shooter.errors import StateFileError
+
+from .cards import CARDS, EDITIONS
+
+MAX_SEATS = 10  # S-SEATS: 2 to 10 players
+MIN_SEATS = 2
+MAX_LIMIT = 100_000
+MAX_TOTAL = 10_000_000
+SCORINGS = ("winner", "lowest", "elimination")  # G-WIN, G-LOW, G-ELIM
+DIRECTIONS = ("cw", "ccw")
+GAME_PHASES = ("deal", "play", "scoring", "over")
+PENALTY_REASONS = ("uno", "advice", "wrong-card")
+REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
+# Owed presses that stand for a seat's lost turn: paying them is "the next
+# player pressing the button", which closes the Uno catch window (P-UNO).
+TURN_REASONS = ("hit2", "hit4", "start")
+
+
+@dataclass
+class Owed:
+    """One entry of the owed queue: presses still owed at one seat."""
+
+    seat: int  # receives the cards; the shooter points here (S-AIM)
+    presses: int  # presses still owed
+    reason: str  # one of REASONS
+    by: int  # presses the button (the card's player for an Extreme Hit, else `seat`)
+
+    def public(self) -> dict:
+        """The protocol's owed object (plus ``by``)."""
+        return {"seat": self.seat, "presses": self.presses, "reason": self.reason, "by": self.by}
+
+
+@dataclass
+class GameState:
+    """One game at the table. Seats are 1..players, clockwise."""
+
+    players: int
+    edition: str = "2016"
+    scoring: str = "winner"
+    limit: int = 500
+    dealer: int = 1
+    round: int = 1
+    current: int | None = None  # whose turn comes once nothing is owed
+    direction: str = "cw"
+    queue: list[Owed] = field(default_factory=list)
+    totals: dict[int, int] = field(default_factory=dict)
+    out: list[int] = field(default_factory=list)  # eliminated seats (G-ELIM)
+    uno_window: dict | None = None  # {"seat": S, "called": bool}: S may be caught (P-UNO)
+    uno_ahead: int | None = None  # the current seat called Uno before playing
+    last_play: dict | None = None  # {"seat": S, "before": snapshot}: for penalty wrong-card
+    going_out: int | None = None  # played their last card; round ends when nothing is owed
+    round_winner: int | None = None
+    winner: int | None = None  # winner of the game
+    reports: dict[int, int] = field(default_factory=dict)  # hand points reported this round
+    first: str | None = None  # the card turned up at round start
+
+    def __post_init__(self):
+        if not self.totals:
+            self.totals = {seat: 0 for seat in range(1, self.players + 1)}
+
+    # --- seats --------------------------------------------------------------
+    @property
+    def in_game(self) -> list[int]:
+        """Seats still playing, in seat order."""
+        return [s for s in range(1, self.players + 1) if s not in self.out]
+
+    @property
+    def two_left(self) -> bool:
+        """True when the two-player rules (C-2P-*) apply."""
+        return len(self.in_game) == 2
+
+    def next_seat(self, seat: int, direction: str | None = None) -> int:
+        """The next seat in play after `seat` ("left of" = clockwise), skipping eliminated seats."""
+        step = 1 if (direction or self.direction) == "cw" else -1
+        nxt = seat
+        for _ in range(self.players):
+            nxt = (nxt - 1 + step) % self.players + 1
+            if nxt not in self.out:
+                return nxt
+        return seat
+
+    @property
+    def head(self) -> Owed | None:
+        """The owed entry being paid now, or None."""
+        return self.queue[0] if self.queue else None
+
+    # --- data ---------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Plain JSON data (seat keys as strings)."""
+        return {
+            "players": self.players,
+            "edition": self.edition,
+            "scoring": self.scoring,
+            "limit": self.limit,
+            "dealer": self.dealer,
+            "round": self.round,
+            "current": self.current,
+            "direction": self.direction,
+            "queue": [o.public() for o in self.queue],
+            "totals": {str(s): p for s, p in self.totals.items()},
+            "out": list(self.out),
+            "uno_window": dict(self.uno_window) if self.uno_window else None,
+            "uno_ahead": self.uno_ahead,
+            "last_play": self.last_play,
+            "going_out": self.going_out,
+            "round_winner": self.round_winner,
+            "winner": self.winner,
+            "reports": {str(s): p for s, p in self.reports.items()},
+            "first": self.first,
+        }
+
+
+def snapshot(game: GameState, phase: str) -> dict:
+    """A self-contained copy of the game and its phase (for undo and saving)."""
+    data = game.to_dict()
+    data["phase"] = phase
+    data["last_play"] = copy.deepcopy(data["last_play"])  # holds a snapshot (one level deep)
+    return data
+
+
+def load_snapshot(data: object, where: str = "game", nested: bool = False) -> tuple[GameState, str]:
+    """Check and rebuild a snapshot; raises StateFileError naming what is wrong."""
+    return _Loader(where).load(data, nested)
+
+
+class _Loader:
+    """Field-by-field checks of a snapshot, with messages that name the field."""
+
+    KEYS = set(GameState.__dataclass_fields__) | {"phase"}
+
+    def __init__(self, where: str):
+        self.where = where
+
+    def fail(self, key: str, problem: str):
+        raise StateFileError(f"Saved table state: {self.where}.{key} {problem}.")
+
+    def whole(self, data: dict, key: str, lo: int, hi: int, none: bool = False) -> int | None:
+        value = data[key]
+        if value is None and none:
+            return None
+        if type(value) is not int or not lo <= value <= hi:
+            self.fail(key, f"must be a whole number from {lo} to {hi}, not {value!r}")
+        return value
+
+    def choice(self, data: dict, key: str, options, none: bool = False):
+        value = data[key]
+        if (value is None and none) or (isinstance(value, str) and value in options):
+            return value
+        self.fail(key, f"must be one of {', '.join(options)}, not {value!r}")
+
+    def seat_map(self, data: dict, key: str, players: int, all_seats: bool) -> dict[int, int]:
+        value = data[key]
+        wanted = {str(s) for s in range(1, players + 1)}
+        if not isinstance(value, dict) or (set(value) != wanted if all_seats else not set(value) <= wanted):
+            self.fail(key, f"must map the seats 1..{players} (as strings) to points")
+        for seat, points in value.items():
+            if type(points) is not int or not 0 <= points <= MAX_TOTAL:
+                self.fail(f"{key}.{seat}", f"must be whole points from 0 to {MAX_TOTAL}")
+        return {int(s): p for s, p in sorted(value.items(), key=lambda kv: int(kv[0]))}
+
+    def load(self, data: object, nested: bool) -> tuple[GameState, str]:
+        if not isinstance(data, dict):
+            raise StateFileError(f"Saved table state: {self.where} is not an object.")
+        missing, unknown = self.KEYS - set(data), set(data) - self.KEYS
+        if missing or unknown:
+            key = sorted(missing or unknown)[0]
+            self.fail(key, "is missing" if missing else "is not a field of the table state")
+        players = self.whole(data, "players", MIN_SEATS, MAX_SEATS)
+        seat = lambda key, none=True: self.whole(data, key, 1, players, none)  # noqa: E731
+        game = GameState(
+            players=players,
+            edition=self.choice(data, "edition", EDITIONS),
+            scoring=self.choice(data, "scoring", SCORINGS),
+            limit=self.whole(data, "limit", 1, MAX_LIMIT),
+            dealer=seat("dealer", none=False),
+            round=self.whole(data, "round", 1, MAX_TOTAL),
+            current=seat("current"),
+            direction=self.choice(data, "direction", DIRECTIONS),
+            queue=self.queue(data["queue"], players),
+            totals=self.seat_map(data, "totals", players, all_seats=True),
+            out=self.out(data["out"], players),
+            uno_window=self.window(data["uno_window"], players),
+            uno_ahead=seat("uno_ahead"),
+            last_play=None,
+            going_out=seat("going_out"),
+            round_winner=seat("round_winner"),
+            winner=seat("winner"),
+            reports=self.seat_map(data, "reports", players, all_seats=False),
+            first=self.choice(data, "first", tuple(CARDS), none=True),
+        )
+        phase = self.choice(data, "phase", GAME_PHASES)
+        game.last_play = self.last_play(data["last_play"], nested)
+        self.consistent(game, phase)
+        return game, phase
+
+    def queue(self, value: object, players: int) -> list[Owed]:
+        if not isinstance(value, list):
+            self.fail("queue", "must be a list")
+        entries = []
+        for i, item in enumerate(value):
+            if not isinstance(item, dict) or set(item) != {"seat", "presses", "reason", "by"}:
+                self.fail(f"queue[{i}]", "must be an object with seat, presses, reason and by")
+            sub = _Loader(f"{self.where}.queue[{i}]")
+            entries.append(
+                Owed(
+                    seat=sub.whole(item, "seat", 1, players),
+                    presses=sub.whole(item, "presses", 1, 4),
+                    reason=sub.choice(item, "reason", REASONS),
+                    by=sub.whole(item, "by", 1, players),
+                )
+            )
+        return entries
+
+    def out(self, value: object, players: int) -> list[int]:
+        if (
+            not isinstance(value, list)
+            or any(type(s) is not int or not 1 <= s <= players for s in value)
+            or len(set(value)) != len(value)
+            or len(value) >= players
+        ):
+            self.fail("out", f"must list distinct seats of 1..{players}, leaving at least one in the game")
+        return list(value)
+
+    def window(self, value: object, players: int) -> dict | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict) or set(value) != {"seat", "called"} or not isinstance(value["called"], bool):
+            self.fail("uno_window", "must be null or an object with seat and called (true/false)")
+        _Loader(f"{self.where}.uno_window").whole(value, "seat", 1, players)
+        return dict(value)
+
+    def last_play(self, value: object, nested: bool) -> dict | None:
+        if value is None:
+            return None
+        if nested or not isinstance(value, dict) or set(value) != {"seat", "before"}:
+            self.fail("last_play", "must be null or an object with seat and before (one level only)")
+        before, phase = load_snapshot(value["before"], f"{self.where}.last_play.before", nested=True)
+        if phase != "play" or before.current != value["seat"]:
+            self.fail("last_play", "does not match the state before that play")
+        return {"seat": value["seat"], "before": snapshot(before, phase)}
+
+    def consistent(self, g: GameState, phase: str):
+        """Cross-field checks: what each phase allows."""
+        in_game = set(g.in_game)
+        if g.scoring != "elimination" and g.out:
+            self.fail("out", "must be empty unless scoring is elimination")
+        for key in ("current", "uno_ahead", "going_out", "round_winner"):
+            if getattr(g, key) is not None and getattr(g, key) not in in_game:
+                self.fail(key, "is a seat that is out of the game")
+        if any(o.seat not in in_game or o.by not in in_game for o in g.queue):
+            self.fail("queue", "names a seat that is out of the game")
+        rules = {
+            "current": (g.current is not None) == (phase == "play"),
+            "queue": not g.queue or phase == "play",
+            "going_out": g.going_out is None or (phase == "play" and bool(g.queue)),
+            "uno_window": g.uno_window is None or phase == "play",
+            "uno_ahead": g.uno_ahead is None or phase == "play",
+            "round_winner": (g.round_winner is not None) == (phase == "scoring") or phase == "over",
+            "winner": (g.winner is not None) == (phase == "over"),
+            "reports": not g.reports or phase == "scoring",
+            "last_play": g.last_play is None or phase in ("play", "scoring"),
+        }
+        for key, ok in rules.items():
+            if not ok:
+                self.fail(key, f"does not fit phase {phase}")
+        if phase == "scoring" and (set(g.reports) - in_game or g.round_winner in g.reports):
+            self.fail("reports", "names a seat that does not report this round")

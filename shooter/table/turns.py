@@ -1,0 +1,239 @@
+"""Whose turn it is: seats, the first card, plays, presses, the end of a round.
+
+:class:`TurnRules` is a mixin of :class:`shooter.table.Table`. Its methods are
+the ``after`` callbacks and conditions named in ``machine.TRANSITIONS``; they
+run only after the command was fully validated, so they never refuse anything.
+Each rule id of RULES.md lives in the one method that carries it out.
+
+Events (PROTOCOL.md) and when they are emitted:
+
+* ``owed`` {seat, presses, reason}: when the head of the owed queue changes
+  (a new head, e.g. after a Hit 2 or a penalty that goes to the front) and
+  after every press that pays part of it, with the presses still owed there;
+  when the head is paid off: ``presses`` 0, followed by the new head if any.
+  Entries added behind the head are not announced until they become the head.
+* ``turn`` {seat, direction}: when a seat may act, i.e. nothing is owed: after
+  a round start, a play, a draw press, the last owed press, a ``set`` and an
+  ``undo``. While presses are owed ``current`` already names the next player,
+  but its ``turn`` waits until the queue is empty. After a Skip with two
+  players the same seat gets a new ``turn`` event.
+* ``round-over`` {winner}: when a seat went out and every press its last card
+  caused (and any penalty still owed) is done.
+"""
+
+from __future__ import annotations
+
+from .cards import CARDS, EXTREME_HIT, HIT, PLAIN, REVERSE, SKIP
+from .state import TURN_REASONS, GameState, Owed, snapshot
+
+# F-*: what the card turned up at round start does (method per card name).
+FIRST_CARD = {
+    "number": "_first_ordinary",  # F-NUM
+    "discard-all": "_first_ordinary",  # F-DALL
+    "wild": "_first_ordinary",  # F-WILD
+    "blank": "_first_ordinary",  # F-WILD (a blank is a wild here, whatever blank_as says)
+    "reverse": "_first_reverse",
+    "skip": "_first_skip",
+    "hit2": "_first_hit",
+    "hit4": "_first_hit",
+    "extreme-hit": "_first_extreme_hit",
+}
+
+# What a played card does, by its effect in CARDS.
+PLAY_EFFECT = {
+    PLAIN: "_play_plain",
+    SKIP: "_play_skip",
+    REVERSE: "_play_reverse",
+    HIT: "_play_hit",
+    EXTREME_HIT: "_play_extreme_hit",
+}
+
+
+class TurnRules:
+    """Turn order, owed presses and the end of a round (mixin of Table)."""
+
+    game: GameState | None
+
+    # --- events ---------------------------------------------------------------
+    def _emit(self, event: str, **fields):
+        self._events.append({"event": event, **fields})
+
+    def _announce_turn(self):
+        """`turn` for the current seat, if it may act now (nothing owed, round on)."""
+        g = self.game
+        if self.phase == "play" and not g.queue and g.going_out is None:
+            self._emit("turn", seat=g.current, direction=g.direction)
+
+    def _announce(self, old_head: dict | None):
+        """After a command: `owed` if the head of the queue changed, else `turn` when nothing is owed."""
+        head = self.game.head
+        if head is None:
+            self._announce_turn()
+        elif head.public() != old_head:
+            self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
+
+    def _owe(self, seat: int, presses: int, reason: str, by: int | None = None):
+        """Queue presses the rules owe (behind whatever is owed already)."""
+        self.game.queue.append(Owed(seat, presses, reason, seat if by is None else by))
+
+    # --- round start: S-DEALER and F-* ----------------------------------------
+    def _turn_up_first_card(self, first: str, dealer: int):
+        g = self.game
+        g.dealer, g.first, g.direction = dealer, first, "cw"
+        g.queue, g.reports, g.uno_window, g.uno_ahead = [], {}, None, None
+        g.last_play = g.going_out = g.round_winner = None
+        # S-DEALER: the player left of (clockwise from) the dealer starts; play starts clockwise.
+        g.current = g.next_seat(dealer)
+        getattr(self, FIRST_CARD[first])(first)
+
+    def _first_ordinary(self, first: str):
+        """F-NUM, F-DALL, F-WILD: an ordinary first turn for the player left of the dealer."""
+
+    def _first_reverse(self, first: str):
+        # F-REV: the dealer starts and play goes counter-clockwise. With two
+        # seats this is also what C-2P-REV gives (reverse = skip, so the seat
+        # left of the dealer is skipped and the dealer, as the card's "player",
+        # goes again): both readings agree that the dealer starts.
+        g = self.game
+        g.direction, g.current = "ccw", g.dealer
+
+    def _first_skip(self, first: str):
+        # F-SKIP: the player left of the dealer is skipped; the next one starts
+        # (with two seats: the dealer, as C-2P-SKIP would give too).
+        g = self.game
+        g.current = g.next_seat(g.current)
+
+    def _first_hit(self, first: str, presses: int | None = None):
+        # F-HIT: the player left of the dealer presses 2 / 4 times and is
+        # skipped; the next one starts (with two seats: the dealer).
+        g = self.game
+        victim = g.current
+        self._owe(victim, presses or CARDS[first].presses, "start")
+        g.current = g.next_seat(victim)
+
+    def _first_extreme_hit(self, first: str):
+        # F-XHIT: the seed is silent; by default an ordinary first turn (like a
+        # wild), or like F-HIT with 2 presses (RuleOptions.first_extreme_hit).
+        if self.options.first_extreme_hit == "hit2":
+            self._first_hit(first, presses=2)
+
+    # --- a play: T-PLAY and C-* ---------------------------------------------
+    def _apply_play(self, card: str, target: int | None, last: bool):
+        # T-PLAY: the current player played one card (validated: nothing owed).
+        g = self.game
+        player = g.current
+        before = snapshot(g, "play")
+        before["last_play"] = None
+        g.last_play = {"seat": player, "before": before}  # for penalty wrong-card (P-WRONG)
+        self._open_uno_window(player, last)
+        if last:
+            g.going_out = player  # E-OUT: the round ends once its presses are done
+        getattr(self, PLAY_EFFECT[self._effect(card)])(player, card, target, last)
+
+    def _effect(self, card: str) -> str:
+        """The effect of a played card; C-BLANK: a blank acts as RuleOptions.blank_as."""
+        if card == "blank":
+            card = self.options.blank_as
+        return CARDS[card].effect
+
+    def _play_plain(self, player: int, card: str, target, last: bool):
+        # C-NUM, C-DALL, C-WILD, C-BLANK: for the controller a normal play; the turn passes on.
+        g = self.game
+        g.current = g.next_seat(player)
+
+    def _play_skip(self, player: int, card: str, target, last: bool):
+        # C-SKIP: the next player loses the turn.
+        # C-2P-SKIP: with two seats, two steps lead back to the player: they play again.
+        g = self.game
+        g.current = g.next_seat(g.next_seat(player))
+
+    def _play_reverse(self, player: int, card: str, target, last: bool):
+        # C-REV: the direction flips; the next seat in the new direction plays.
+        g = self.game
+        g.direction = "ccw" if g.direction == "cw" else "cw"
+        if g.two_left:
+            # C-2P-REV: with two seats a Reverse acts as a Skip: the same player
+            # plays again (the direction still flips, which two seats cannot feel).
+            g.current = player
+        else:
+            g.current = g.next_seat(player)
+
+    def _play_hit(self, player: int, card: str, target, last: bool):
+        # C-HIT2 / C-HIT4: the next player presses 2 / 4 times, takes what comes
+        # out and loses the turn; no passing on (they cannot play while owing).
+        # C-2P-HIT: with two seats the seat after the victim is the card's player: they are up again.
+        g = self.game
+        victim = g.next_seat(player)
+        if not last or self.options.last_hit_counts:  # E-HIT: a last Hit 2/4 is still carried out
+            self._owe(victim, CARDS[self._hit_card(card)].presses, self._hit_card(card))
+        g.current = g.next_seat(victim)
+
+    def _hit_card(self, card: str) -> str:
+        return self.options.blank_as if card == "blank" else card
+
+    def _play_extreme_hit(self, player: int, card: str, target: int, last: bool):
+        # C-XHIT: the shooter turns to the target and the card's player presses
+        # 2 times (the cards go to the target, so the queue entry's seat is the
+        # target and `by` the player); then the player after the card's player
+        # plays: the target does not lose a turn.
+        # E-XHIT: a last Extreme Hit is still carried out before the round ends.
+        g = self.game
+        self._owe(target, CARDS["extreme-hit"].presses, "extreme-hit", by=player)
+        g.current = g.next_seat(player)
+
+    # --- a press: T-PRESS, T-EXACT ----------------------------------------------
+    def _apply_press(self):
+        """One served press: pays the head of the owed queue, or is the current player's draw."""
+        g = self.game
+        g.last_play = None
+        if g.queue:
+            self._pay_owed_press()
+        else:
+            self._draw()
+
+    def _pay_owed_press(self):
+        # T-EXACT: presses are counted exactly; the queue never owes more than the rules do.
+        # T-STUCK: whatever comes out, stuck cards included, is this press's; it owes nothing more.
+        g = self.game
+        head = g.head
+        head.presses -= 1
+        if head.reason in TURN_REASONS:
+            self._close_uno_window()  # the next player pressed (their lost turn)
+        self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
+        if head.presses:
+            return
+        g.queue.pop(0)
+        self._announce(None)  # the new head, or the turn once nothing is owed
+
+    def _draw(self):
+        # T-PRESS: nothing owed: the current player presses once, whatever comes
+        # out (nothing or a burst) is theirs, and the turn is over either way.
+        g = self.game
+        self._close_uno_window()  # the next player pressed the button
+        g.uno_ahead = None
+        g.current = g.next_seat(g.current)
+        self._announce_turn()
+
+    # --- set: corrections ---------------------------------------------------------
+    def _apply_set(self, current: int | None, direction: str | None):
+        g = self.game
+        if current is not None and current != g.current:
+            g.current, g.uno_ahead = current, None
+        if direction is not None:
+            g.direction = direction
+        g.last_play = None
+
+    # --- end of a round: E-OUT -------------------------------------------------
+    def _someone_went_out(self) -> bool:
+        return self.game.going_out is not None
+
+    def _nothing_owed(self) -> bool:
+        return not self.game.queue
+
+    def _close_round(self):
+        # E-OUT: the round ends when someone played their last card (any card,
+        # action cards included) and the presses it caused are done.
+        g = self.game
+        g.round_winner, g.going_out, g.current = g.going_out, None, None
+        g.uno_window = g.uno_ahead = None
+        self._emit("round-over", winner=g.round_winner)

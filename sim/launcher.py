@@ -1,0 +1,179 @@
+"""The card path: a magazine of cards, a friction roller and the exit slot.
+
+Event-driven in virtual time: on every change of the motor pins the model
+integrates where the cards are, then schedules the next thing that will happen
+(the roller gripping, a card reaching the beam, a card leaving). Nothing is
+stepped in tiny fixed increments.
+
+Where a card can be: in the magazine (the top one possibly part-fed into the
+throat), in the exit beam (passing), stuck half out (the roller stopped while it
+was passing), jammed in the beam, or out on the table. Every card is always in
+exactly one place: ``loaded == magazine + in_beam + out``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Callable
+
+from hal.clock import Clock, Timer
+
+from .params import SimParams
+
+
+class Launcher:
+    """Magazine, roller and exit slot of the simulated shooter."""
+
+    def __init__(self, clock: Clock, params: SimParams, rng: random.Random,
+                 on_beam: Callable[[bool], None]):
+        self._clock = clock
+        self._p = params
+        self._rng = rng
+        self._on_beam = on_beam       # beam broken (True) or whole again (False)
+        self.magazine: deque[int] = deque()
+        self.out: list[int] = []      # cards that left the shooter, in order
+        self.loaded = 0               # cards ever put in
+        self.feed = 0.0               # top card's progress into the throat, 0..1
+        self.in_beam: int | None = None
+        self.pass_progress = 0.0      # in_beam card's progress through the beam, 0..1
+        self.stuck = False            # in_beam card is half out and the roller let go of it
+        self.jammed = False           # in_beam card is wedged: nothing moves until the lid opens
+        self.jam_next = False         # armed by ``sim jam``: the next card to reach the beam wedges
+        self.speed = 0.0              # motor command: + forward, - backward, fraction of full
+        self._grips_at: float | None = None
+        self._updated = clock.now()
+        self._timer: Timer | None = None
+        self._take_timer: Timer | None = None
+
+    # ---- the outside world ----
+    def load(self, n: int) -> None:
+        """Put ``n`` cards on top of the magazine."""
+        for _ in range(n):
+            self.loaded += 1
+            self.magazine.appendleft(self.loaded)
+        self._reschedule()
+
+    def set_motor(self, speed: float) -> None:
+        """The H-bridge changed: ``speed`` in [-1, 1] (0 = off or braked)."""
+        self._integrate()
+        if speed == self.speed:
+            return
+        if speed == 0.0 or self.speed == 0.0 or (speed > 0) != (self.speed > 0):
+            self._grips_at = None if speed == 0.0 else self._clock.now() + self._p.spin_up
+        self.speed = speed
+        if speed <= 0.0 and self.in_beam is not None and not self.jammed:
+            self._leave_stuck()
+        elif speed > 0.0 and self._take_timer is not None and self.stuck:
+            pass  # the roller may still push it out once it grips again
+        self._reschedule()
+
+    def clear_jam(self) -> None:
+        """The lid was opened: a wedged card drops back onto the magazine."""
+        self._integrate()
+        if self.jammed and self.in_beam is not None:
+            self.magazine.append(self.in_beam)
+            self.in_beam = None
+            self.jammed = False
+            self.pass_progress = 0.0
+            self._on_beam(False)
+        self._reschedule()
+
+    # ---- the model ----
+    def _gripping(self, at: float) -> bool:
+        return self._grips_at is not None and at >= self._grips_at
+
+    def _integrate(self) -> None:
+        """Move the cards from the last update until now at the current speed."""
+        now = self._clock.now()
+        start = max(self._updated, self._grips_at if self._grips_at is not None else now)
+        self._updated = now
+        if self.speed == 0.0 or self.jammed or not self._gripping(now) or now <= start:
+            return
+        dt = now - start
+        if self.speed > 0:
+            if self.magazine:
+                self.feed = min(1.0, self.feed + dt * self.speed / self._p.feed_time)
+            if self.in_beam is not None:
+                self.pass_progress = min(1.0, self.pass_progress + dt * self.speed / self._p.pass_time)
+        else:
+            self.feed = max(0.0, self.feed + dt * self.speed / self._p.feed_time)
+
+    def _reschedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        now = self._clock.now()
+        if self.speed == 0.0 or self.jammed:
+            return
+        if not self._gripping(now):
+            self._timer = self._clock.call_at(self._grips_at, self._step, name="roller-grip")
+            return
+        times = []
+        if self.speed > 0:
+            if self.in_beam is not None:
+                times.append((1.0 - self.pass_progress) * self._p.pass_time / self.speed)
+            if self.magazine and self.in_beam is None:
+                times.append((1.0 - self.feed) * self._p.feed_time / self.speed)
+            elif self.magazine and self.feed < 1.0:
+                # the next card feeds meanwhile, but may enter the beam only once it is clear
+                times.append((1.0 - self.feed) * self._p.feed_time / self.speed)
+        elif self.feed > 0.0:
+            times.append(self.feed * self._p.feed_time / -self.speed)
+        if times:
+            self._timer = self._clock.call_at(now + max(0.0, min(times)), self._step, name="roller")
+
+    def _step(self) -> None:
+        self._timer = None
+        self._integrate()
+        eps = 1e-9
+        if self.in_beam is not None and self.pass_progress >= 1.0 - eps and self.speed > 0:
+            self._card_out()
+        if self.in_beam is None and self.magazine and self.feed >= 1.0 - eps and self.speed > 0:
+            self._card_into_beam()
+        if self.feed <= eps:
+            self.feed = 0.0
+        self._reschedule()
+
+    def _card_into_beam(self) -> None:
+        self.in_beam = self.magazine.pop()
+        self.feed = 0.0
+        self.pass_progress = 0.0
+        self.stuck = False
+        if self.jam_next:
+            self.jam_next = False
+            self.jammed = True
+        self._on_beam(True)
+
+    def _card_out(self) -> None:
+        self.out.append(self.in_beam)
+        self.in_beam = None
+        self.pass_progress = 0.0
+        self.stuck = False
+        if self._take_timer is not None:
+            self._take_timer.cancel()
+            self._take_timer = None
+        self._on_beam(False)
+
+    def _leave_stuck(self) -> None:
+        """The roller let go of a card in the beam: it sticks out; a player pulls it soon."""
+        self.stuck = True
+        if self._take_timer is None:
+            self._take_timer = self._clock.call_later(self._p.take_delay, self._take_stuck,
+                                                      name="take-stuck-card")
+
+    def _take_stuck(self) -> None:
+        self._take_timer = None
+        self._integrate()
+        if self.in_beam is not None and self.stuck and not self.jammed:
+            self._card_out()
+
+    # ---- accounting ----
+    @property
+    def in_shooter(self) -> int:
+        return len(self.magazine) + (1 if self.in_beam is not None else 0)
+
+    def accounted(self) -> bool:
+        """Every card ever loaded is in exactly one place."""
+        places = list(self.magazine) + self.out + ([self.in_beam] if self.in_beam is not None else [])
+        return len(places) == self.loaded and len(set(places)) == self.loaded

@@ -1,0 +1,102 @@
+"""The simulator's pin factory: gpiozero's mock pins on virtual time, wired to a world.
+
+``SimFactory`` is a :class:`gpiozero.pins.mock.MockFactory` whose pins
+- stamp every change with the one clock (not the wall clock),
+- tell listeners (the world model) when an output changes, and
+- keep the level the world drives on an input even when gpiozero sets a pull
+  (a real pin reads what the circuit drives, not only its pull resistor).
+Every gpiozero device the hardware layer builds runs unchanged on these pins.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from gpiozero.exc import PinFixedPull, PinInvalidPull
+from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
+
+from hal.clock import Clock
+
+Listener = Callable[["SimPin", float], None]
+
+
+class SimPin(MockPWMPin):
+    """A mock pin (PWM capable) on virtual time that the world can drive."""
+
+    def __init__(self, factory: "SimFactory", info):
+        self._external: bool | None = None
+        self.listeners: list[Listener] = []
+        self.history: list[tuple[float, float]] = []  # (absolute time, level)
+        super().__init__(factory, info)
+
+    def _now(self) -> float:
+        return self.factory.clock.now()
+
+    def clear_states(self):
+        self._last_change = self._now()
+        self.states = [PinState(0.0, self._state)]
+        self.history = [(self._last_change, float(self._state))]
+
+    def _change_state(self, value):
+        if self._state == value:
+            return False
+        t = self._now()
+        self._state = value
+        self.states.append(PinState(t - self._last_change, value))
+        self.history.append((t, float(value)))
+        self._last_change = t
+        if self._function == "output":
+            for listener in list(self.listeners):
+                listener(self, value)
+        return True
+
+    def _set_pull(self, value):
+        if self.function != "input":
+            raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
+        if value not in ("floating", "up", "down"):
+            raise PinInvalidPull("pull must be floating, up, or down")
+        self._pull = value
+        level = self._external if self._external is not None else (value == "up")
+        self._drive(level)
+
+    def _drive(self, level: bool) -> None:
+        if level:
+            self.drive_high()
+        else:
+            self.drive_low()
+
+    def drive(self, level: bool) -> None:
+        """The world sets the level on this pin (a switch closing, a beam breaking)."""
+        self._external = bool(level)
+        if self._function == "input":
+            self._drive(self._external)
+
+    def release(self) -> None:
+        """The world stops driving; the pull decides again."""
+        self._external = None
+        if self._function == "input":
+            self._drive(self._pull == "up")
+
+    @property
+    def pwm_duty(self) -> float:
+        """The output level 0..1 (a plain on/off output reads 0 or 1)."""
+        return float(self._state) if self._function == "output" else 0.0
+
+
+class SimFactory(MockFactory):
+    """Mock pin factory on the one clock; every pin is a :class:`SimPin`."""
+
+    def __init__(self, clock: Clock, revision: str | None = None):
+        super().__init__(revision=revision, pin_class=SimPin)
+        self.clock = clock
+
+    def ticks(self):
+        return self.clock.now()
+
+    @staticmethod
+    def ticks_diff(later, earlier):
+        return later - earlier
+
+    def sim_pin(self, bcm: int) -> SimPin:
+        """The pin object for BCM number ``bcm`` (created on first use)."""
+        return self.pin(f"GPIO{bcm}")

@@ -1,0 +1,192 @@
+"""The simulated shooter: the world behind the simulator's pins.
+
+``ShooterWorld`` owns the physical parts a real shooter has (the card path, the
+lid, the button, the turntable servo, the exit beam) and connects them to the
+pins of a :class:`~sim.pins.SimFactory`: it reads the outputs the hardware layer
+drives (motor, servo, beeper) and drives the inputs it reads (button, lid, exit
+beam), with contact bounce where real contacts bounce. It never imports the
+controller; tests and ``sim`` console commands act on it as a person would.
+
+It also watches safety from outside: :attr:`motor_with_lid_open` collects every
+stretch of virtual time during which the motor pins were on while the lid was open.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hal.clock import Clock
+from hal.settings import PinMap
+
+from .launcher import Launcher
+from .params import SimParams
+from .pins import SimFactory, SimPin
+
+
+class ShooterWorld:
+    """Physical model of the shooter, wired to the simulator's pins."""
+
+    def __init__(self, factory: SimFactory, pins: PinMap = PinMap(), *, params: SimParams = SimParams(),
+                 seed: int = 0, cards: int = 0, exit_active_low: bool = True):
+        self.factory = factory
+        self.clock: Clock = factory.clock
+        self.params = params
+        self.pins = pins
+        self.rng = random.Random(f"sim-{seed}")
+        self._exit_active_low = exit_active_low
+        self.lid_open = False
+        self.beeps: list[tuple[float, float]] = []  # (start, seconds) of every beep heard
+        self._beep_started: float | None = None
+        self.motor_with_lid_open: list[tuple[float, float]] = []  # (start, end) violations
+        self._violation_since: float | None = None
+        self.motor_on_since: float | None = None
+        self.longest_motor_run = 0.0
+        self._servo_from = 0.0
+        self._servo_to = 0.0
+        self._servo_start = 0.0
+        self._servo_known = False
+
+        self._pin = {name: factory.sim_pin(n) for name, n in pins.used().items()}
+        self.launcher = Launcher(self.clock, params, self.rng, self._beam)
+        # Inputs at rest: lid shut (switch pulls low), button up (pull-up), beam whole.
+        self._pin["lid"].drive(False)
+        self._pin["button"].drive(True)
+        if "exit_sensor" in self._pin:
+            self._pin["exit_sensor"].drive(exit_active_low)
+        for name in ("motor_forward", "motor_backward"):
+            self._pin[name].listeners.append(self._motor_pins_changed)
+        self._pin["servo"].listeners.append(self._servo_pin_changed)
+        self._pin["beeper"].listeners.append(self._beeper_changed)
+        if cards:
+            self.launcher.load(cards)
+
+    # ---- what a person does ----
+    def press_button(self, hold: float | None = None) -> None:
+        """A finger presses and releases the button, with contact bounce both ways."""
+        hold = self.params.press_time if hold is None else hold
+        now = self.clock.now()
+        t = self._bounce(now, self._pin["button"], final=False)
+        self.clock.call_at(max(t, now + hold), lambda: self._bounce(self.clock.now(), self._pin["button"], final=True),
+                           name="button-release")
+
+    def _bounce(self, start: float, pin: SimPin, final: bool, count: int | None = None) -> float:
+        """Drive ``pin`` to ``final`` through a few bounces; returns when it is stable."""
+        n = self.rng.randint(0, self.params.bounce_max) if count is None else count
+        t = start
+        levels = []
+        for _ in range(n):
+            levels += [final, not final]
+        levels.append(final)
+        for i, level in enumerate(levels):
+            if i:
+                t += self.rng.uniform(0.0002, self.params.bounce_gap)
+            self.clock.call_at(t, (lambda lv=level: pin.drive(lv)), name="bounce")
+        return t
+
+    def open_lid(self) -> None:
+        """The lid opens: one clean edge (a reed switch opens cleanly); a jam falls free."""
+        self.lid_open = True
+        self._pin["lid"].drive(True)
+        self._check_safety()
+        self.launcher.clear_jam()
+
+    def close_lid(self) -> None:
+        """The lid shuts: the switch bounces, then reads closed."""
+        self.lid_open = False
+        self._bounce(self.clock.now(), self._pin["lid"], final=False, count=self.params.lid_bounces)
+        self._check_safety()
+
+    def load(self, cards: int) -> None:
+        self.launcher.load(cards)
+
+    def arm_jam(self) -> None:
+        """The next card to reach the exit wedges in the slot."""
+        self.launcher.jam_next = True
+
+    # ---- what the hardware layer drives ----
+    def _motor_pins_changed(self, _pin: SimPin, _value: float) -> None:
+        fwd = self._pin["motor_forward"].pwm_duty
+        bwd = self._pin["motor_backward"].pwm_duty
+        speed = 0.0 if (fwd > 0 and bwd > 0) else (fwd - bwd)
+        now = self.clock.now()
+        if speed != 0.0 and self.motor_on_since is None:
+            self.motor_on_since = now
+        elif speed == 0.0 and self.motor_on_since is not None:
+            self.longest_motor_run = max(self.longest_motor_run, now - self.motor_on_since)
+            self.motor_on_since = None
+        self.launcher.set_motor(speed)
+        self._check_safety()
+
+    @property
+    def motor_on(self) -> bool:
+        return self.launcher.speed != 0.0
+
+    def _check_safety(self) -> None:
+        now = self.clock.now()
+        bad = self.motor_on and self.lid_open
+        if bad and self._violation_since is None:
+            self._violation_since = now
+        elif not bad and self._violation_since is not None:
+            self.motor_with_lid_open.append((self._violation_since, now))
+            self._violation_since = None
+
+    def unsafe_time(self) -> float:
+        """Total seconds the motor ran with the lid open (must be 0)."""
+        total = sum(end - start for start, end in self.motor_with_lid_open)
+        if self._violation_since is not None:
+            total += self.clock.now() - self._violation_since
+        return total
+
+    def _servo_pin_changed(self, pin: SimPin, value: float) -> None:
+        if not pin.frequency or value <= 0:
+            return  # no pulses: the servo holds where it is
+        p = self.params
+        pulse = value / pin.frequency
+        frac = (pulse - p.servo_min_pulse) / (p.servo_max_pulse - p.servo_min_pulse)
+        target = p.servo_min_angle + max(0.0, min(1.0, frac)) * (p.servo_max_angle - p.servo_min_angle)
+        now = self.clock.now()
+        self._servo_from = self.servo_angle() if self._servo_known else target
+        self._servo_to = target
+        self._servo_start = now
+        self._servo_known = True
+
+    def servo_angle(self) -> float | None:
+        """Where the turntable physically points now (None before any pulse)."""
+        if not self._servo_known:
+            return None
+        travel = abs(self._servo_to - self._servo_from)
+        done = (self.clock.now() - self._servo_start) * self.params.servo_speed
+        if done >= travel:
+            return self._servo_to
+        step = done if self._servo_to > self._servo_from else -done
+        return self._servo_from + step
+
+    def servo_arrival(self) -> float:
+        """The virtual time at which the turntable reaches its target."""
+        return self._servo_start + abs(self._servo_to - self._servo_from) / self.params.servo_speed
+
+    def _beeper_changed(self, _pin: SimPin, value: float) -> None:
+        now = self.clock.now()
+        if value and self._beep_started is None:
+            self._beep_started = now
+        elif not value and self._beep_started is not None:
+            self.beeps.append((self._beep_started, now - self._beep_started))
+            self._beep_started = None
+
+    def _beam(self, broken: bool) -> None:
+        if "exit_sensor" in self._pin:
+            level = (not broken) if self._exit_active_low else broken
+            self._pin["exit_sensor"].drive(level)
+
+    # ---- accounting ----
+    @property
+    def cards_in_shooter(self) -> int:
+        return self.launcher.in_shooter
+
+    @property
+    def cards_out(self) -> int:
+        return len(self.launcher.out)
+
+    def accounted(self) -> bool:
+        """magazine + in the slot + out == loaded, every card once."""
+        return self.launcher.accounted()

@@ -1,0 +1,151 @@
+"""The simulator's physical model: servo speed, the card path, and card conservation."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tests.conftest import Rig
+
+
+def test_servo_move_time_covers_the_physical_move(rig):
+    arrived = []
+    rig.hw.servo.on_arrived = lambda angle: arrived.append((rig.clock.now(), angle))
+    rig.hw.servo.move_to(-60.0)
+    rig.settle()
+    start = rig.clock.now()
+    duration = rig.hw.servo.move_to(60.0)
+    s = rig.hw.settings.servo
+    assert duration == pytest.approx(120.0 / s.speed + s.settle_time)
+    rig.settle()
+    assert arrived[-1] == (pytest.approx(start + duration), 60.0)
+    # The real turntable got there no later than the HAL said it would.
+    assert rig.world.servo_arrival() <= start + duration
+    assert rig.world.servo_angle() == pytest.approx(60.0)
+
+
+def test_servo_is_still_turning_before_its_move_time(rig):
+    rig.hw.servo.move_to(-90.0)
+    rig.settle()
+    rig.hw.servo.move_to(90.0)
+    rig.wait(0.1)
+    assert rig.hw.servo.moving
+    assert -90.0 < rig.world.servo_angle() < 90.0
+
+
+def test_servo_refuses_an_angle_outside_its_travel(rig):
+    with pytest.raises(ValueError):
+        rig.hw.servo.move_to(120.0)
+
+
+def test_cards_leave_at_the_roller_rate_after_spin_up(rig):
+    p = rig.world.params
+    rig.hw.motor.forward()
+    rig.wait(p.spin_up + p.feed_time - 0.001)
+    assert rig.world.cards_out == 0
+    rig.wait(0.5)
+    rig.hw.motor.stop()
+    rig.settle()
+    expected = (0.5 + p.feed_time) // p.feed_time
+    assert abs(rig.world.cards_out - expected) <= 1
+
+
+def test_half_duty_shoots_slower(make_rig):
+    full, half = make_rig(), make_rig()
+    for r, duty in ((full, 1.0), (half, 0.5)):
+        r.hw.motor.forward(duty)
+        r.wait(1.0)
+        r.hw.motor.stop()
+        r.settle()
+    assert half.world.cards_out < full.world.cards_out * 0.7
+
+
+def test_backward_run_pulls_the_next_card_back(rig):
+    p = rig.world.params
+    rig.hw.motor.forward()
+    rig.wait(p.spin_up + p.feed_time + p.pass_time + 0.01)  # one card out, the next part-fed
+    rig.hw.motor.stop()
+    assert rig.world.launcher.feed > 0
+    rig.hw.motor.backward()
+    rig.wait(0.3)
+    rig.hw.motor.stop()
+    rig.settle()
+    assert rig.world.launcher.feed == 0.0
+
+
+def test_a_card_stopped_in_the_slot_sticks_out_until_taken(rig):
+    p = rig.world.params
+    rig.hw.motor.forward()
+    rig.wait(p.spin_up + p.feed_time + p.pass_time / 2)
+    rig.hw.motor.stop()
+    rig.loop.run_pending()
+    assert rig.world.launcher.stuck and rig.hw.exit_sensor.is_blocked
+    rig.settle()  # the player pulls it (T-STUCK)
+    assert rig.world.launcher.in_beam is None
+    assert rig.world.cards_out == 1
+
+
+def test_a_jammed_card_stays_until_the_lid_opens(rig):
+    rig.world.arm_jam()
+    rig.hw.motor.forward()
+    rig.wait(1.0)
+    rig.hw.motor.stop()
+    rig.settle()
+    assert rig.world.launcher.jammed and rig.world.cards_out == 0
+    loaded = rig.world.cards_in_shooter
+    rig.world.open_lid()
+    rig.settle()
+    assert not rig.world.launcher.jammed
+    assert rig.world.cards_in_shooter == loaded
+    assert rig.world.accounted()
+
+
+def test_an_empty_magazine_shoots_nothing(make_rig):
+    r = make_rig(cards=2)
+    r.hw.motor.forward()
+    r.wait(1.0)
+    r.hw.motor.stop()
+    r.settle()
+    assert r.world.cards_out == 2 and r.world.cards_in_shooter == 0
+
+
+OPS = st.lists(st.tuples(st.sampled_from(["fwd", "half", "bwd", "stop", "open", "close", "jam", "load",
+                                           "press", "wait"]),
+                         st.floats(0.0, 0.4)), max_size=60)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ops=OPS, seed=st.integers(0, 1000))
+def test_every_card_is_accounted_for_under_any_sequence_of_operations(ops, seed):
+    from hal import LidOpenError
+    r = Rig(cards=20, seed=seed)
+    try:
+        for op, dt in ops:
+            try:
+                if op == "fwd":
+                    r.hw.motor.forward()
+                elif op == "half":
+                    r.hw.motor.forward(0.5)
+                elif op == "bwd":
+                    r.hw.motor.backward()
+                elif op == "stop":
+                    r.hw.motor.stop()
+                elif op == "open":
+                    r.world.open_lid()
+                elif op == "close":
+                    r.world.close_lid()
+                elif op == "jam":
+                    r.world.arm_jam()
+                elif op == "load":
+                    r.world.load(int(dt * 10) + 1)
+                elif op == "press":
+                    r.world.press_button()
+            except LidOpenError:
+                pass
+            r.wait(dt)
+            assert r.world.accounted()
+            assert r.world.unsafe_time() == 0.0
+        r.hw.motor.stop()
+        r.settle()
+        assert r.world.accounted()
+        assert r.world.cards_in_shooter + r.world.cards_out == r.world.launcher.loaded
+    finally:
+        r.hw.close()
