@@ -66,9 +66,7 @@ class App:
             profile = profile_from_config(name, config.scheduler_profiles[name])
         else:
             profile = PROFILES[name]
-        scheduler = Scheduler(profile, random.Random(self.seed))
-        scheduler.profile_name = name
-        return scheduler
+        return Scheduler(profile, random.Random(self.seed))
 
     def _seat_angles(self, config: Config):
         servo = config.hardware.servo

@@ -162,7 +162,7 @@ class Controller:
                 "cards": self.launcher.cards,
                 "queue": len(self.launcher.queue),
                 "exit_sensor": self.hw.exit_sensor is not None,
-                "profile": self.scheduler.profile_name,
+                "profile": self.scheduler.profile.name,
             },
             "game": self.table.status(),
         }

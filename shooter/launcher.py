@@ -69,7 +69,7 @@ class LauncherSettings:
 
     duty: float = 1.0
     jam_timeout: float = 0.5        # no card in or out this long while shooting = jam / empty
-    retract_time: float = 0.12      # backward run after every burst
+    retract_time: float = 0.15      # backward run after every burst
     retract_duty: float = 0.6
     seconds_per_card: float = 0.09  # without the exit sensor: motor time per card...
     spin_up: float = 0.06           # ...plus this once per burst
@@ -110,8 +110,8 @@ class Launcher:
         self.machine = Machine(model=self, states=STATES, transitions=TRANSITIONS, initial="booting",
                                auto_transitions=False, queued=True)
         hw.servo.on_arrived = self._servo_arrived
-        hw.on_lid_open = lambda: self.lid_opened()
-        hw.lid.on_close = lambda: self.lid_closed()
+        hw.on_lid_open = self.lid_was_opened
+        hw.lid.on_close = self.lid_was_closed
         hw.motor.on_fault = lambda reason: self.fail(reason)
         if hw.exit_sensor is not None:
             hw.exit_sensor.on_card = self._card_seen
@@ -295,7 +295,7 @@ class Launcher:
             self.on_shot(shot)
 
     # ---- the lid ----
-    def lid_opened(self) -> None:
+    def lid_was_opened(self) -> None:
         # hal.Hardware has already stopped the motor.
         self._cancel_timer()
         before = self.state
@@ -306,10 +306,10 @@ class Launcher:
             self._blocked_before_lid = before
         if before == "aiming":
             self.aimed_seat = None
-        self.trigger("lid_opened")
+        self.lid_opened()
         self.emit("lid", state="open")
 
-    def lid_closed(self) -> None:
+    def lid_was_closed(self) -> None:
         if self.state != "lid_open":
             return
         self.hw.beeper.play(beeps.LID_CLOSED)
@@ -319,7 +319,7 @@ class Launcher:
             self.emit("cleared", seat=self.aimed_seat)
         if self.cards == 0 and blocked == "empty":
             self.cards = None  # refilled by hand: count unknown until told
-        self.trigger("lid_closed")
+        self.lid_closed()
         if self.on_lid_cycled is not None:
             self.on_lid_cycled()
 

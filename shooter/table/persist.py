@@ -18,7 +18,7 @@ from __future__ import annotations
 from shooter.errors import StateFileError
 
 from .options import RuleOptions
-from .state import load_snapshot
+from .state import load_snapshot, snapshot
 
 FORMAT = "uno-shooter/table"
 VERSION = 1
@@ -73,7 +73,5 @@ def _history(value: object, have_game: bool) -> list[dict]:
         if not isinstance(entry, dict) or set(entry) != {"command", "game"} or entry["command"] not in UNDO_COMMANDS:
             raise StateFileError(f"Saved table state: history[{i}] must be an object with an undoable command and a game.")
         game, phase = load_snapshot(entry["game"], f"history[{i}].game")
-        from .state import snapshot
-
         history.append({"command": entry["command"], "game": snapshot(game, phase)})
     return history

@@ -81,6 +81,7 @@ class ScoringRules:
 
     def _record_report(self, seat: int, points: int):
         self.game.reports[seat] = points  # a second report for a seat replaces the first
+        self.game.last_play = None  # the last card can no longer be taken back (P-WRONG)
 
     def _all_reported(self) -> bool:
         return set(self.game.reports) >= set(reporters(self.game))

@@ -272,7 +272,7 @@ class _Loader:
             "uno_ahead": g.uno_ahead is None or phase == "play",
             "round_winner": (g.round_winner is not None) == (phase == "scoring") or phase == "over",
             "winner": (g.winner is not None) == (phase == "over"),
-            "reports": not g.reports or phase == "scoring",
+            "reports": not g.reports or phase in ("scoring", "over"),
             "last_play": g.last_play is None or phase in ("play", "scoring"),
         }
         for key, ok in rules.items():

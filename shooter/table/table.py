@@ -25,12 +25,11 @@ from .cards import EDITIONS, deck_points, hand_points, parse_card
 from .machine import build_machine
 from .options import RuleOptions
 from .penalties import PenaltyRules
-from .persist import table_from_dict, table_to_dict
+from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
 from .scoring import ScoringRules, reporters
 from .state import DIRECTIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, GameState, load_snapshot, snapshot
 from .turns import TurnRules
 
-UNDO_LEVELS = 50
 
 
 class Table(TurnRules, PenaltyRules, ScoringRules):
