@@ -1,0 +1,143 @@
+"""The table as JSON: to_dict / from_dict round trips and refusals of foreign or corrupt data."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from shooter.errors import StateFileError
+from shooter.table import RuleOptions, Table, table_diagram
+
+
+def busy_table():
+    """A table mid-round with owed presses, an Uno window, a last play and undo history."""
+    t = Table(options=RuleOptions(blank_as="skip", penalty_queue="back"), rng=random.Random(9))
+    t.new_game(5, dealer=3, scoring="elimination", limit=300)
+    t.start_round("reverse")
+    t.play("7")
+    t.play("hit2", seat=2)
+    t.penalty("advice", 5)
+    return t
+
+
+def scored_table():
+    t = Table(rng=random.Random(9))
+    t.new_game(3, limit=50)
+    t.start_round("5")
+    t.play("5", last=True)
+    t.score(1, 60)
+    return t
+
+
+def round_trip(t):
+    data = json.loads(json.dumps(t.to_dict()))
+    return Table.from_dict(data, rng=random.Random(0))
+
+
+@pytest.mark.parametrize("make", [Table, busy_table, scored_table])
+def test_to_dict_round_trips_through_json(make):
+    t = make()
+    assert round_trip(t).to_dict() == t.to_dict()
+
+
+def test_to_dict_names_its_format_and_version():
+    data = Table().to_dict()
+    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 1, None)
+
+
+def test_a_restored_table_plays_on_like_the_original():
+    t = busy_table()
+    copy_ = round_trip(t)
+    for table in (t, copy_):
+        table.undo()
+    assert [t.press() for _ in range(3)] == [copy_.press() for _ in range(3)]
+    assert copy_.status() == t.status()
+    assert copy_.options == t.options
+
+
+def test_status_matches_the_protocol_game_object():
+    status = busy_table().status()
+    assert {"players", "dealer", "round", "phase", "current", "direction", "owed", "queue", "totals", "out",
+            "winner"} <= set(status)
+    assert status["owed"] == status["queue"][0] and status["totals"] == {str(s): 0 for s in range(1, 6)}
+    assert Table().status() is None
+
+
+def test_table_diagram_is_mermaid_of_the_phases():
+    text = table_diagram()
+    assert "stateDiagram-v2" in text and "play --> scoring: end_round" in text
+
+
+def corrupt(path, value):
+    """busy_table's data with one field set (path: keys and indices) to value."""
+    data = copy.deepcopy(busy_table().to_dict())
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    if value is KeyError:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return data
+
+
+BAD = {
+    "wrong format": (("format",), "something/else"),
+    "wrong version": (("version",), 2),
+    "unknown top field": (("extra",), 1),
+    "missing history": (("history",), KeyError),
+    "bad option": (("options", "blank_as"), "joker"),
+    "unknown option": (("options", "house_rule"), True),
+    "too many players": (("game", "players"), 11),
+    "players as text": (("game", "players"), "5"),
+    "seat out of range": (("game", "current"), 6),
+    "bool as seat": (("game", "dealer"), True),
+    "bad direction": (("game", "direction"), "left"),
+    "bad phase": (("game", "phase"), "lunch"),
+    "bad reason": (("game", "queue", 0, "reason"), "fun"),
+    "too many presses": (("game", "queue", 0, "presses"), 9),
+    "queue entry not an object": (("game", "queue", 0), [3, 2]),
+    "totals missing a seat": (("game", "totals"), {"1": 0}),
+    "negative total": (("game", "totals", "2"), -5),
+    "out is not a list": (("game", "out"), 3),
+    "everyone out": (("game", "out"), [1, 2, 3, 4, 5]),
+    "missing game field": (("game", "round"), KeyError),
+    "unknown game field": (("game", "colour"), "red"),
+    "current outside play": (("game", "phase"), "deal"),
+    "window not an object": (("game", "uno_window"), "open"),
+    "going out with nothing owed": (("game", "queue"), []),
+    "bad history command": (("history", 0, "command"), "press"),
+    "corrupt history game": (("history", 0, "game", "players"), 1),
+    "bad undo blocker": (("undo_blocker",), "sometimes"),
+    "nested last play": (("history", -1, "game", "last_play", "before", "last_play"), {"seat": 1, "before": {}}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_from_dict_refuses_corrupt_data_with_a_state_file_error(name):
+    path, value = BAD[name]
+    data = corrupt(path, value)
+    if name == "going out with nothing owed":
+        data["game"]["going_out"] = 2
+    with pytest.raises(StateFileError) as info:
+        Table.from_dict(data)
+    assert str(info.value)
+
+
+@pytest.mark.parametrize("data", [None, [], "table", 42, {"format": "uno-shooter/table"}])
+def test_from_dict_refuses_foreign_data(data):
+    with pytest.raises(StateFileError):
+        Table.from_dict(data)
+
+
+def test_from_dict_refuses_a_history_without_a_game():
+    data = busy_table().to_dict()
+    data["game"] = None
+    with pytest.raises(StateFileError, match="history"):
+        Table.from_dict(data)
+
+
+def test_from_dict_message_names_the_field():
+    with pytest.raises(StateFileError, match=r"game\.current"):
+        Table.from_dict(corrupt(("game", "current"), 6))
