@@ -121,10 +121,14 @@ class Controller:
             for event in held:
                 self._broadcast(event)
 
-    def _after_game_change(self, events: list[dict]) -> None:
+    def _after_game_change(self, events: list[dict], shot: Shot | None = None) -> None:
+        """Announce what the table did, save it, then shoot (if a press) and point where S-AIM says."""
         for event in events:
+            event = dict(event)
             self.emit(event.pop("event"), **event)
         self._save()
+        if shot is not None:
+            self.launcher.enqueue(shot)  # before re-aiming: the presser's cards first
         self._aim_by_rules()
 
     def _save(self) -> None:
@@ -243,8 +247,7 @@ class Controller:
         events = self.table.press()
         planned = self.scheduler.next_press()
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
-        self.launcher.enqueue(Shot(seat=seat, reason=reason, planned=planned))
-        self._after_game_change(events)
+        self._after_game_change(events, Shot(seat=seat, reason=reason, planned=planned))
         return {"seat": seat, "reason": reason}
 
     def _shot_done(self, shot: Shot) -> None:

@@ -69,16 +69,18 @@ def test_table_diagram_is_mermaid_of_the_phases():
     assert "stateDiagram-v2" in text and "play --> scoring: end_round" in text
 
 
-def corrupt(path, value):
-    """busy_table's data with one field set (path: keys and indices) to value."""
+def corrupt(path, value, *more):
+    """busy_table's data with fields set (path: keys and indices; KeyError deletes), pairs after pairs."""
     data = copy.deepcopy(busy_table().to_dict())
-    node = data
-    for key in path[:-1]:
-        node = node[key]
-    if value is KeyError:
-        del node[path[-1]]
-    else:
-        node[path[-1]] = value
+    edits = [(path, value), *zip(more[::2], more[1::2])]
+    for path, value in edits:
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        if value is KeyError:
+            del node[path[-1]]
+        else:
+            node[path[-1]] = value
     return data
 
 
@@ -106,7 +108,7 @@ BAD = {
     "unknown game field": (("game", "colour"), "red"),
     "current outside play": (("game", "phase"), "deal"),
     "window not an object": (("game", "uno_window"), "open"),
-    "going out with nothing owed": (("game", "queue"), []),
+    "going out with nothing owed": (("game", "queue"), [], ("game", "going_out"), 2),
     "bad history command": (("history", 0, "command"), "press"),
     "corrupt history game": (("history", 0, "game", "players"), 1),
     "bad undo blocker": (("undo_blocker",), "sometimes"),
@@ -116,10 +118,7 @@ BAD = {
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_from_dict_refuses_corrupt_data_with_a_state_file_error(name):
-    path, value = BAD[name]
-    data = corrupt(path, value)
-    if name == "going out with nothing owed":
-        data["game"]["going_out"] = 2
+    data = corrupt(*BAD[name])
     with pytest.raises(StateFileError) as info:
         Table.from_dict(data)
     assert str(info.value)
