@@ -3,6 +3,7 @@
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -82,7 +83,8 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
     cmd = [sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--clock", "virtual",
            "--seed", "5", "--state-dir", str(tmp_path)]
     done = 0          # lines of GAME answered so far
-    ahead = 0
+    ahead = 0         # restarts that found the in-flight command saved but unanswered
+    unanswered = 0    # kills that came before the last line's reply
     kills = 0
     while kills < n:
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -109,22 +111,27 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
                 break
             _next_reply(proc)
             done += 1
-        # kill while the last line is (perhaps) still being carried out
+        # kill while the last line is (perhaps) still being carried out: wait for output a random
+        # fraction of the time a line takes, so kills land before, during and after it
+        select.select([proc.stdout], [], [], rng.uniform(0.0, 0.002))
         os.kill(proc.pid, signal.SIGKILL)
         rest = proc.stdout.read()
         proc.wait()
         if any('"reply"' in line for line in rest.decode(errors="replace").splitlines()):
             done += 1   # it was answered before it died
+        else:
+            unanswered += 1
         kills += 1
-    return kills, ahead
+    return kills, ahead, unanswered
 
 
 def test_sigkill_at_random_points_resumes_from_the_last_answered_command(tmp_path):
-    kills, _ = _kill_runs(int(os.environ.get("UNO_KILL_RUNS", "12")), tmp_path, seed=1)
+    kills, _, _ = _kill_runs(int(os.environ.get("UNO_KILL_RUNS", "12")), tmp_path, seed=1)
     assert kills >= 12
 
 
 @pytest.mark.slow
 def test_200_sigkills_at_random_points_each_resume_from_the_last_answered_command(tmp_path):
-    kills, ahead = _kill_runs(200, tmp_path, seed=2)
-    assert kills == 200
+    kills, ahead, unanswered = _kill_runs(200, tmp_path, seed=2)
+    print(f"200 kills: {unanswered} before the last line's reply, {ahead} restarts found it saved")
+    assert kills == 200 and unanswered > 0

@@ -460,7 +460,21 @@ def test_P_WRONG_takes_back_a_last_card_and_the_round_goes_on(four):
     four.play("5", last=True)
     assert four.status()["phase"] == "scoring"
     four.penalty("wrong-card", 2)
-    assert (four.status()["phase"], four.status()["current"], four.status()["winner"]) == ("play", 3, None)
+    assert (four.status()["phase"], four.status()["current"], four.status()["round_winner"]) == ("play", 3, None)
+
+
+def test_P_WRONG_still_possible_after_the_players_own_uno_call(four):
+    four.play("skip")
+    four.uno(2)
+    four.penalty("wrong-card", 2)
+    assert (four.status()["current"], four.status()["uno_window"]) == (3, None)
+
+
+def test_P_WRONG_closes_the_catch_window_of_the_player_before(four):
+    four.play("5")
+    four.play("5")
+    four.penalty("wrong-card", 3)
+    refused(lambda: four.catch(2), "too-late")
 
 
 def test_P_WRONG_too_late_after_a_press(four):
@@ -483,7 +497,7 @@ def test_P_WRONG_too_late_after_another_play_or_for_another_seat(four):
 def test_E_OUT_last_card_ends_the_round_at_once(four, card):
     assert four.play(card, last=True) == [{"event": "round-over", "winner": 2}]
     status = four.status()
-    assert (status["phase"], status["current"], status["winner"]) == ("scoring", None, 2)
+    assert (status["phase"], status["current"], status["round_winner"], status["winner"]) == ("scoring", None, 2, None)
 
 
 def test_E_XHIT_last_extreme_hit_is_carried_out_before_the_round_ends(four):

@@ -119,14 +119,17 @@ def test_G_LOW_when_someone_reaches_the_limit_the_lowest_total_wins():
     assert events[-1] == {"event": "game-over", "winner": 1, "totals": {"1": 40, "2": 70, "3": 105}}
 
 
-def test_G_LOW_a_tie_for_lowest_plays_another_round():
+def test_G_LOW_the_round_winner_can_be_lowest_and_win():
     t = new_game(3, scoring="lowest", limit=100)
     go_out(t, 2)
     report_all(t, {1: 20, 3: 100})  # totals 20, 0, 100: seat 2 lowest alone
-    assert t.status()["phase"] == "over" and t.status()["winner"] == 2
+    assert (t.status()["phase"], t.status()["winner"]) == ("over", 2)
+
+
+def test_G_LOW_a_tie_for_lowest_plays_another_round():
     t = new_game(3, scoring="lowest", limit=100)
     go_out(t, 2)
-    report_all(t, {1: 0, 3: 100})  # totals 0, 0, 100: tie
+    report_all(t, {1: 0, 3: 100})  # totals 0, 0, 100: seats 1 and 2 tie
     assert (t.status()["phase"], t.status()["winner"]) == ("deal", None)
 
 

@@ -183,13 +183,12 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         if g is None:
             return None
         queue = [o.public() for o in g.queue]
-        winner = {"scoring": g.round_winner, "over": g.winner}.get(self.phase)
         waiting = [s for s in reporters(g) if s not in g.reports] if self.phase == "scoring" else []
         return {
             "players": g.players, "dealer": g.dealer, "round": g.round, "phase": self.phase,
             "current": g.current, "direction": g.direction,
             "owed": queue[0] if queue else None, "queue": queue,
-            "totals": {str(s): p for s, p in g.totals.items()}, "out": sorted(g.out), "winner": winner,
+            "totals": {str(s): p for s, p in g.totals.items()}, "out": sorted(g.out), "winner": g.winner,
             "edition": g.edition, "scoring": g.scoring, "limit": g.limit, "first": g.first,
             "round_winner": g.round_winner, "uno_window": dict(g.uno_window) if g.uno_window else None,
             "reported": {str(s): p for s, p in sorted(g.reports.items())}, "waiting_for": waiting,

@@ -122,8 +122,8 @@ class TurnRules:
         # T-PLAY: the current player played one card (validated: nothing owed).
         g = self.game
         player = g.current
+        g.last_play = None  # the play before can no longer be taken back
         before = snapshot(g, "play")
-        before["last_play"] = None
         g.last_play = {"seat": player, "before": before}  # for penalty wrong-card (P-WRONG)
         self._open_uno_window(player, last)
         if last:
