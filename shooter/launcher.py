@@ -269,6 +269,12 @@ class Launcher:
     def _stall(self) -> None:
         self._timer = None
         self.hw.motor.stop()
+        sensor = self.hw.exit_sensor
+        if sensor is not None and sensor.is_blocked and self.current is not None and self.current.ejected:
+            # The card wedged in the beam is still in the shooter: opening the lid puts it back.
+            self.current.ejected -= 1
+            if self.cards is not None:
+                self.cards += 1
         self.stalled()
 
     def on_enter_jammed(self) -> None:

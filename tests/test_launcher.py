@@ -102,6 +102,13 @@ def test_a_jam_is_detected_within_the_jam_timeout(bench):
     assert not bench.rig.motor_pins_on()
 
 
+def test_a_card_wedged_in_the_beam_is_not_counted_out(bench):
+    bench.rig.world.arm_jam()
+    shot = bench.shoot(5)
+    assert shot.ejected == 0
+    assert bench.launcher.cards == bench.rig.world.cards_in_shooter == 50
+
+
 def test_a_jam_is_cleared_by_opening_and_closing_the_lid(bench):
     bench.rig.world.arm_jam()
     bench.shoot(5)
