@@ -1,0 +1,59 @@
+"""Docs are part of the feature: the examples, tables and diagrams in docs/ are checked against the code."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shooter import beeps
+from shooter.commands import COMMANDS
+
+ROOT = Path(__file__).parent.parent
+PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()
+SESSIONS = re.findall(r"```console\n\$ uno-shooter run (.*?)\n(.*?)```", PROTOCOL, re.S)
+
+
+def test_the_protocol_doc_has_example_sessions():
+    assert len(SESSIONS) >= 2
+
+
+@pytest.mark.parametrize("args, body", SESSIONS)
+def test_every_example_session_in_the_protocol_doc_is_what_the_program_prints(args, body):
+    lines = body.splitlines()
+    inputs = [line[2:] for line in lines if line.startswith("> ")]
+    expected = [line for line in lines if not line.startswith("> ")]
+    out = subprocess.run([sys.executable, "-m", "shooter", "run", *args.split()],
+                         input=("\n".join(inputs) + "\n").encode(), capture_output=True, timeout=60)
+    assert out.stdout.decode().splitlines() == expected
+
+
+def test_every_command_is_in_the_protocol_doc():
+    for spec, _ in COMMANDS:
+        assert spec.usage.replace("|", "\\|") in PROTOCOL, spec.usage
+
+
+def test_every_error_code_is_in_the_protocol_doc():
+    from shooter.protocol import ERROR_CODES
+    for code in ERROR_CODES:
+        assert f"| `{code}` |" in PROTOCOL, code
+
+
+def test_the_beep_table_matches_the_vocabulary():
+    doc = (ROOT / "docs" / "shooter.md").read_text().split("## Beeps", 1)[1]
+    for name, (pattern, meaning) in beeps.VOCABULARY.items():
+        row = next(line for line in doc.splitlines() if line.startswith(f"| `{name}` |"))
+        assert meaning in row
+        for frequency, seconds in pattern:
+            assert (f"{frequency:g} Hz {seconds:g} s" if frequency else f"rest {seconds:g} s") in row
+
+
+def test_the_readme_gives_the_two_commands_and_ci_runs_them():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    install_test = "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest"
+    assert install_test in readme and install_test in ci
+    assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/uno-shooter run --sim --console stdio" \
+        in readme
