@@ -19,11 +19,11 @@ see ``options.py``):
 * First card Extreme Hit: an ordinary first turn (``first_extreme_hit``); a
   first blank is always a wild.
 * With two seats a first Reverse and a first Skip both let the dealer start:
-  the F-* rules read literally and the C-2P-* rules (dealer as the card's
-  player) agree. A first Hit 2/4 makes the non-dealer press and skips them, so
+  first-card rules read literally and the two-player rules (dealer as the
+  card's player) agree. A first Hit 2/4 makes the non-dealer press and skips them, so
   the dealer starts too. A Reverse with two seats still flips ``direction``.
 * A blank plays as a wild (``blank_as``); a last Hit 2/4 is still carried out
-  (``last_hit_counts``); a last Extreme Hit always is (E-XHIT).
+  (``last_hit_counts``); a last Extreme Hit always is (the seed says so).
 * Penalty presses go to the front of the owed queue, behind earlier penalties
   (``penalty_queue``): the shooter turns to the penalised seat at once, then
   the interrupted presses and the turn go on where they were.
@@ -42,9 +42,9 @@ see ``options.py``):
   variants; the winner cannot report (``bad-argument``); a second report for a
   seat replaces the first; number cards in ``hand`` need their value; a hand
   the edition's deck could not hold is refused; ``score`` is 0 up to the
-  points of a whole deck. G-LOW: a tie for lowest plays another round.
-* ``round-scored`` ``points`` is the sum of the reported hands (in G-LOW and
-  G-ELIM too); under elimination the event also lists the seats put ``out``.
+  points of a whole deck. Lowest-wins scoring: a tie for lowest plays another round.
+* ``round-scored`` ``points`` is the sum of the reported hands (in lowest-wins
+  and elimination scoring too); under elimination the event also lists the seats put ``out``.
 * Status: ``winner`` is the game's winner (null until phase over);
   ``round_winner`` is the round's. Queue entries carry ``by`` as well.
 * Undo: ``set`` is undoable too; a press outside phase play changes nothing

@@ -1,8 +1,8 @@
 """The cards of Uno Extreme, as far as the table rules care about them.
 
 :data:`CARDS` is the one place that holds RULES.md's card table: for every card
-name the rule id, how many the 2016 and 2010 decks hold, the points it scores
-(G-*) and its effect on the turn. Everything else (play effects, hand points,
+name how many the 2016 and 2010 decks hold, the points it scores and its
+effect on the turn (the effects themselves are carried out in ``turns.py``). Everything else (play effects, hand points,
 sanity checks of reported hands) reads this table.
 
 Card names are the protocol's (PROTOCOL.md "Cards"): ``number`` (or a digit
@@ -32,7 +32,6 @@ class Card:
     """One row of the card table."""
 
     name: str
-    rule: str
     count_2016: int
     count_2010: int
     points: int | None  # None: a number card scores its face value
@@ -44,19 +43,19 @@ class Card:
         return self.count_2016 if edition == "2016" else self.count_2010
 
 
-# RULES.md "Cards" (C-*), checked against the seed: 112 cards in both editions.
+# RULES.md "Cards", checked against the seed: 112 cards in both editions.
 CARDS: dict[str, Card] = {
     c.name: c
     for c in (
-        Card("number", "C-NUM", 72, 72, None, PLAIN),  # 1..9, no 0, 8 of each value
-        Card("hit2", "C-HIT2", 8, 8, 20, HIT, presses=2),
-        Card("reverse", "C-REV", 4, 8, 20, REVERSE),
-        Card("skip", "C-SKIP", 8, 8, 20, SKIP),
-        Card("discard-all", "C-DALL", 8, 8, 30, PLAIN),
-        Card("wild", "C-WILD", 4, 4, 50, PLAIN),
-        Card("extreme-hit", "C-XHIT", 4, 4, 50, EXTREME_HIT, presses=2),
-        Card("hit4", "C-HIT4", 1, 0, 40, HIT, presses=4),
-        Card("blank", "C-BLANK", 3, 0, 50, PLAIN),  # a wild unless RuleOptions.blank_as says otherwise
+        Card("number", 72, 72, None, PLAIN),  # 1..9, no 0, 8 of each value
+        Card("hit2", 8, 8, 20, HIT, presses=2),
+        Card("reverse", 4, 8, 20, REVERSE),
+        Card("skip", 8, 8, 20, SKIP),
+        Card("discard-all", 8, 8, 30, PLAIN),
+        Card("wild", 4, 4, 50, PLAIN),
+        Card("extreme-hit", 4, 4, 50, EXTREME_HIT, presses=2),
+        Card("hit4", 1, 0, 40, HIT, presses=4),
+        Card("blank", 3, 0, 50, PLAIN),  # a wild unless RuleOptions.blank_as says otherwise
     )
 }
 

@@ -2,26 +2,27 @@
 
 Fields of :class:`RuleOptions` (all defaults follow RULES.md or the brief):
 
-``dealer_rotation = "clockwise"`` (S-DEALER)
+``dealer_rotation = "clockwise"``
     After a round the dealer moves one seat clockwise, skipping eliminated
     seats. ``"winner"``: the round's winner deals the next round.
-``default_dealer = 1`` (G-DEALER)
+``default_dealer = 1``
     Dealer of the first round when ``game new`` gives none: seat 1, so seat 2
     starts. ``"random"`` draws one with the table's injected rng, like
     ``dealer=random``.
-``blank_as = "wild"`` (C-BLANK)
+``blank_as = "wild"``
     What a played blank card does: like a ``wild`` (an ordinary play), or like
     any other card named here (``skip``, ``reverse``, ``hit2``, ``hit4``,
     ``extreme-hit``, ``discard-all``, ``number``). It still scores 50. As the
-    first card a blank is always a wild (F-WILD names it).
-``first_extreme_hit = "wild"`` (F-XHIT)
+    first card a blank is always a wild (the seed names it).
+``first_extreme_hit = "wild"``
     An Extreme Hit turned up as first card is an ordinary first turn.
-    ``"hit2"``: it acts like F-HIT with 2 presses.
-``last_hit_counts = True`` (E-HIT)
+    ``"hit2"``: it acts like a first Hit 2 (left of the dealer presses 2
+    times and is skipped).
+``last_hit_counts = True``
     A Hit 2 / Hit 4 played as a last card is still carried out (the victim
     presses) before the round ends. ``False``: the round ends at once.
-    A last Extreme Hit is always carried out (E-XHIT, the seed says so).
-``penalty_queue = "front"`` (P-*)
+    A last Extreme Hit is always carried out (the seed says so).
+``penalty_queue = "front"``
     Penalty presses (uno, advice, wrong-card) go to the front of the owed
     queue, behind penalties already there, so the shooter turns to the
     penalised player at once; afterwards the interrupted presses and the turn

@@ -5,7 +5,7 @@ are ``after`` callbacks of ``machine.TRANSITIONS`` and run only after the
 command was validated (the checks that decide ``too-late`` are here too, as
 pure predicates the table calls while validating).
 
-The Uno catch window (P-UNO) is ``game.uno_window`` = {seat, called}:
+The Uno catch window is ``game.uno_window`` = {seat, called}:
 
 * it opens when a seat's play is accepted (not for a ``last`` card: a seat
   that went out holds nothing to call Uno for);
@@ -26,17 +26,20 @@ from __future__ import annotations
 
 from .state import PENALTY_REASONS, Owed, load_snapshot
 
-UNO_PRESSES = 2  # P-UNO
-ADVICE_PRESSES = 4  # P-ADVICE
-WRONG_CARD_PRESSES = 2  # P-WRONG
+UNO_PRESSES = 2
+ADVICE_PRESSES = 4
+WRONG_CARD_PRESSES = 2
 
 
 class PenaltyRules:
     """The P-* rules (mixin of Table)."""
 
-    # --- the Uno window ---------------------------------------------------------
+    # --- the Uno window -------------------------------------------------------
+    # P-UNO: forget to call Uno and get caught: 2 presses. The catch is valid
+    # once the card has reached the discard pile and until the next player has
+    # played or pressed; calling it yourself first makes you safe. The window
+    # opens here, closes in _close_uno_window (called from turns.py and below).
     def _open_uno_window(self, player: int, last: bool):
-        # P-UNO: the catch becomes possible once the card has reached the discard pile.
         g = self.game
         g.uno_window = None if last else {"seat": player, "called": g.uno_ahead == player}
         g.uno_ahead = None
@@ -68,7 +71,6 @@ class PenaltyRules:
             g.uno_ahead = seat  # called while putting the card down: safe for the next play
 
     def _apply_catch(self, seat: int):
-        # P-UNO: caught not calling Uno: 2 presses at the seat.
         self._close_uno_window()
         self.game.last_play = None
         self._owe_penalty(seat, UNO_PRESSES, "uno")

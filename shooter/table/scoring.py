@@ -1,4 +1,4 @@
-"""Scoring a round and deciding the game (G-WIN, G-LOW, G-ELIM), and the next deal.
+"""Scoring a round and deciding the game (the three scoring variants), and the next deal.
 
 :func:`settle_round` is pure: it computes what the reported hands do to the
 totals without changing anything, so the phase machine can use it both as a
@@ -7,8 +7,9 @@ condition (is the game decided?) and, in the ``after`` callback, to apply it.
 callbacks.
 
 Who reports (``hand`` or ``score``): every seat still in the game except the
-round's winner, in all three variants (G-WIN: the winner scores the others'
-hands; G-LOW / G-ELIM: the winner's own hand counts 0 automatically). A second
+round's winner, in all three variants (winner-takes: the winner scores the
+others' hands; lowest-wins / elimination: the winner's own hand counts 0
+automatically). A second
 report for the same seat replaces the first (until the last one settles the
 round; after that, ``undo`` corrects).
 """
@@ -26,7 +27,7 @@ class Settlement:
 
     points: int  # points counted this round (sum of the reported hands)
     totals: dict[int, int]
-    newly_out: list[int]  # G-ELIM
+    newly_out: list[int]  # seats eliminated by this round
     winner: int | None  # the game's winner, None while the game goes on
 
 
@@ -63,8 +64,8 @@ def _lowest_wins(game: GameState, totals: dict[int, int], points: int) -> Settle
 
 def _elimination(game: GameState, totals: dict[int, int], points: int) -> Settlement:
     # G-ELIM: everyone adds their own hand points; whoever reaches the limit is
-    # out; the last two play on under the two-player rules (C-2P-*, via
-    # GameState.two_left); the last one left wins. The round's winner adds 0
+    # out; the last two play on under the two-player rules (GameState.two_left
+    # makes them apply); the last one left wins. The round's winner adds 0
     # and was below the limit, so someone is always left.
     for seat, own in game.reports.items():
         totals[seat] += own
@@ -81,7 +82,7 @@ class ScoringRules:
 
     def _record_report(self, seat: int, points: int):
         self.game.reports[seat] = points  # a second report for a seat replaces the first
-        self.game.last_play = None  # the last card can no longer be taken back (P-WRONG)
+        self.game.last_play = None  # the last card can no longer be taken back (penalty wrong-card)
 
     def _all_reported(self) -> bool:
         return set(self.game.reports) >= set(reporters(self.game))
@@ -106,14 +107,8 @@ class ScoringRules:
         self._emit("game-over", winner=g.winner, totals=_public(g.totals))
 
     def _next_round(self):
-        # S-DEALER: the dealer moves one seat clockwise each new round, skipping
-        # eliminated seats (RuleOptions.dealer_rotation "clockwise"), or the
-        # round's winner deals ("winner").
         g = self.game
-        if self.options.dealer_rotation == "winner":
-            g.dealer = g.round_winner
-        else:
-            g.dealer = g.next_seat(g.dealer, "cw")
+        g.dealer = self._next_dealer()
         g.round += 1
         g.round_winner, g.reports, g.last_play, g.first = None, {}, None, None
         g.direction = "cw"

@@ -21,13 +21,13 @@ MAX_SEATS = 10  # S-SEATS: 2 to 10 players
 MIN_SEATS = 2
 MAX_LIMIT = 100_000
 MAX_TOTAL = 10_000_000
-SCORINGS = ("winner", "lowest", "elimination")  # G-WIN, G-LOW, G-ELIM
+SCORINGS = ("winner", "lowest", "elimination")  # see scoring.py
 DIRECTIONS = ("cw", "ccw")
 GAME_PHASES = ("deal", "play", "scoring", "over")
 PENALTY_REASONS = ("uno", "advice", "wrong-card")
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
 # Owed presses that stand for a seat's lost turn: paying them is "the next
-# player pressing the button", which closes the Uno catch window (P-UNO).
+# player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
 
 
@@ -35,7 +35,7 @@ TURN_REASONS = ("hit2", "hit4", "start")
 class Owed:
     """One entry of the owed queue: presses still owed at one seat."""
 
-    seat: int  # receives the cards; the shooter points here (S-AIM)
+    seat: int  # receives the cards; the shooter points here
     presses: int  # presses still owed
     reason: str  # one of REASONS
     by: int  # presses the button (the card's player for an Extreme Hit, else `seat`)
@@ -59,8 +59,8 @@ class GameState:
     direction: str = "cw"
     queue: list[Owed] = field(default_factory=list)
     totals: dict[int, int] = field(default_factory=dict)
-    out: list[int] = field(default_factory=list)  # eliminated seats (G-ELIM)
-    uno_window: dict | None = None  # {"seat": S, "called": bool}: S may be caught (P-UNO)
+    out: list[int] = field(default_factory=list)  # eliminated seats (elimination scoring)
+    uno_window: dict | None = None  # {"seat": S, "called": bool}: S may be caught for not calling Uno
     uno_ahead: int | None = None  # the current seat called Uno before playing
     last_play: dict | None = None  # {"seat": S, "before": snapshot}: for penalty wrong-card
     going_out: int | None = None  # played their last card; round ends when nothing is owed
@@ -81,7 +81,7 @@ class GameState:
 
     @property
     def two_left(self) -> bool:
-        """True when the two-player rules (C-2P-*) apply."""
+        """True when the two-player rules apply (two seats left in the game)."""
         return len(self.in_game) == 2
 
     def next_seat(self, seat: int, direction: str | None = None) -> int:

@@ -47,7 +47,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
     # --- commands ---------------------------------------------------------------
     def new_game(self, players, dealer=None, edition="2016", scoring="winner", limit=500) -> list[dict]:
         """`game new`: a new game at the table; totals 0, phase deal."""
-        players = _whole(players, "players", MIN_SEATS, MAX_SEATS)  # S-SEATS: 2 to 10 players
+        players = _whole(players, "players", MIN_SEATS, MAX_SEATS)
         edition = _word(edition, "edition", EDITIONS)
         scoring = _word(scoring, "scoring", SCORINGS)
         limit = _whole(limit, "limit", 1, MAX_LIMIT)
@@ -83,13 +83,14 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return self._run("play", self.play_card, card=card, target=target, last=last, announce=True, finish=self.end_round)
 
     def press(self) -> list[dict]:
-        """One press the shooter served: pays an owed press or is the current player's draw (T-PRESS)."""
+        """One press the shooter served: pays an owed press or is the current player's draw."""
+        # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if self.game is None or "serve_press" not in self.machine.get_triggers(self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
         return self._run(None, self.serve_press, finish=self.end_round, forget="press")
 
     def uno(self, seat) -> list[dict]:
-        """`uno seat=S`: S called Uno and can no longer be caught for that card (P-UNO)."""
+        """`uno seat=S`: S called Uno and can no longer be caught for that card."""
         self._need("call_uno", "call Uno")
         seat = self._seat(seat, "seat")
         problem = self._uno_problem(seat)
@@ -98,7 +99,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return self._run("uno", self.call_uno, seat=seat)
 
     def catch(self, seat) -> list[dict]:
-        """`catch seat=S`: S was caught not calling Uno: 2 presses at S (P-UNO)."""
+        """`catch seat=S`: S was caught not calling Uno: 2 presses at S."""
         self._need("catch_uno", "catch a player")
         seat = self._seat(seat, "seat")
         problem = self._catch_problem(seat)
@@ -107,7 +108,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return self._run("catch", self.catch_uno, seat=seat, announce=True)
 
     def penalty(self, kind, seat) -> list[dict]:
-        """`penalty advice|wrong-card seat=S` (P-ADVICE, P-WRONG)."""
+        """`penalty advice|wrong-card seat=S`: 4 presses, or the last play taken back and 2 presses."""
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
         kind = _word(kind, "penalty", ("advice", "wrong-card"))
@@ -258,7 +259,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return seat
 
     def _check_target(self, card: str, target: int | None):
-        """C-XHIT: an Extreme Hit needs a target, any other seat still in the game."""
+        """An Extreme Hit needs a target, any other seat still in the game."""
         g = self.game
         aims = self._effect(card) == "extreme-hit"
         if not aims and target is not None:

@@ -31,7 +31,7 @@ FIRST_CARD = {
     "number": "_first_ordinary",  # F-NUM
     "discard-all": "_first_ordinary",  # F-DALL
     "wild": "_first_ordinary",  # F-WILD
-    "blank": "_first_ordinary",  # F-WILD (a blank is a wild here, whatever blank_as says)
+    "blank": "_first_ordinary",  # like a wild here, whatever blank_as says
     "reverse": "_first_reverse",
     "skip": "_first_skip",
     "hit2": "_first_hit",
@@ -76,22 +76,31 @@ class TurnRules:
         """Queue presses the rules owe (behind whatever is owed already)."""
         self.game.queue.append(Owed(seat, presses, reason, seat if by is None else by))
 
-    # --- round start: S-DEALER and F-* ----------------------------------------
+    # --- round start and the dealer -------------------------------------------
     def _turn_up_first_card(self, first: str, dealer: int):
         g = self.game
         g.dealer, g.first, g.direction = dealer, first, "cw"
         g.queue, g.reports, g.uno_window, g.uno_ahead = [], {}, None, None
         g.last_play = g.going_out = g.round_winner = None
-        # S-DEALER: the player left of (clockwise from) the dealer starts; play starts clockwise.
-        g.current = g.next_seat(dealer)
+        g.current = g.next_seat(dealer)  # see _next_dealer
         getattr(self, FIRST_CARD[first])(first)
 
+    def _next_dealer(self) -> int:
+        # S-DEALER: the player left of (clockwise from) the dealer starts, play
+        # starts clockwise (_turn_up_first_card). The dealer moves one seat
+        # clockwise each new round, skipping eliminated seats, or the round's
+        # winner deals next (RuleOptions.dealer_rotation).
+        g = self.game
+        if self.options.dealer_rotation == "winner":
+            return g.round_winner
+        return g.next_seat(g.dealer, "cw")
+
     def _first_ordinary(self, first: str):
-        """F-NUM, F-DALL, F-WILD: an ordinary first turn for the player left of the dealer."""
+        """An ordinary first turn for the player left of the dealer (see FIRST_CARD)."""
 
     def _first_reverse(self, first: str):
         # F-REV: the dealer starts and play goes counter-clockwise. With two
-        # seats this is also what C-2P-REV gives (reverse = skip, so the seat
+        # seats this is also what the two-player rule gives (reverse = skip, so the seat
         # left of the dealer is skipped and the dealer, as the card's "player",
         # goes again): both readings agree that the dealer starts.
         g = self.game
@@ -99,7 +108,7 @@ class TurnRules:
 
     def _first_skip(self, first: str):
         # F-SKIP: the player left of the dealer is skipped; the next one starts
-        # (with two seats: the dealer, as C-2P-SKIP would give too).
+        # (with two seats: the dealer, as the two-player skip rule gives too).
         g = self.game
         g.current = g.next_seat(g.current)
 
@@ -113,31 +122,32 @@ class TurnRules:
 
     def _first_extreme_hit(self, first: str):
         # F-XHIT: the seed is silent; by default an ordinary first turn (like a
-        # wild), or like F-HIT with 2 presses (RuleOptions.first_extreme_hit).
+        # wild), or like a first Hit 2 (RuleOptions.first_extreme_hit).
         if self.options.first_extreme_hit == "hit2":
             self._first_hit(first, presses=2)
 
-    # --- a play: T-PLAY and C-* ---------------------------------------------
+    # --- a play and the cards' effects ------------------------------------------
     def _apply_play(self, card: str, target: int | None, last: bool):
         # T-PLAY: the current player played one card (validated: nothing owed).
         g = self.game
         player = g.current
         g.last_play = None  # the play before can no longer be taken back
         before = snapshot(g, "play")
-        g.last_play = {"seat": player, "before": before}  # for penalty wrong-card (P-WRONG)
+        g.last_play = {"seat": player, "before": before}  # for penalty wrong-card
         self._open_uno_window(player, last)
         if last:
-            g.going_out = player  # E-OUT: the round ends once its presses are done
+            g.going_out = player  # the round ends once its presses are done (_close_round)
         getattr(self, PLAY_EFFECT[self._effect(card)])(player, card, target, last)
 
     def _effect(self, card: str) -> str:
-        """The effect of a played card; C-BLANK: a blank acts as RuleOptions.blank_as."""
+        """The effect of a played card."""
+        # C-BLANK: a blank counts as a wild unless RuleOptions.blank_as names another card.
         if card == "blank":
             card = self.options.blank_as
         return CARDS[card].effect
 
     def _play_plain(self, player: int, card: str, target, last: bool):
-        # C-NUM, C-DALL, C-WILD, C-BLANK: for the controller a normal play; the turn passes on.
+        # C-NUM, C-DALL, C-WILD: for the controller a normal play; the turn passes on.
         g = self.game
         g.current = g.next_seat(player)
 
@@ -181,7 +191,7 @@ class TurnRules:
         self._owe(target, CARDS["extreme-hit"].presses, "extreme-hit", by=player)
         g.current = g.next_seat(player)
 
-    # --- a press: T-PRESS, T-EXACT ----------------------------------------------
+    # --- a press ---------------------------------------------------------------
     def _apply_press(self):
         """One served press: pays the head of the owed queue, or is the current player's draw."""
         g = self.game
@@ -223,7 +233,7 @@ class TurnRules:
             g.direction = direction
         g.last_play = None
 
-    # --- end of a round: E-OUT -------------------------------------------------
+    # --- end of a round ----------------------------------------------------------
     def _someone_went_out(self) -> bool:
         return self.game.going_out is not None
 
