@@ -100,3 +100,31 @@ def test_real_time_simulation_ends_on_end_of_input():
     out = run(["run", "--sim", "--console", "stdio", "--seed", "1"], "version\n", timeout=30)
     assert out.returncode == 0
     assert json.loads(out.stdout.decode().splitlines()[0])["reply"] == "version"
+
+
+def test_a_person_at_a_terminal_gets_the_readable_form():
+    import os
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(CMD + VIRTUAL + ["--seed", "1"], stdin=slave, stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+    os.write(master, b"version\n\x04")
+    chunks = b""
+    while b"protocol" not in chunks:
+        try:
+            chunks += os.read(master, 4096)
+        except OSError:
+            break
+    proc.wait(timeout=30)
+    os.close(master)
+    assert b"version: ok" in chunks and b"protocol: 1" in chunks
+    assert b'{"reply"' not in chunks
+
+
+def test_a_custom_scheduler_profile_from_the_config_is_used(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[scheduler]\nprofile = "always3"\n'
+                      '[scheduler.profiles.always3]\nfire_probability = 1.0\nburst_weights = { 3 = 1 }\n')
+    out = run(VIRTUAL + ["--seed", "1", "--config", str(config)], "press\n" * 5 + "status\n")
+    assert [s["planned"] for s in shots(out.stdout)] == [3] * 5
+    assert json.loads(out.stdout.decode().splitlines()[-1])["shooter"]["profile"] == "always3"

@@ -153,3 +153,20 @@ def test_fuzz_rejected_lines_change_nothing(lines):
         if not answer["ok"]:
             assert answer["error"] in ERROR_CODES
             assert json.dumps(before, sort_keys=True) == json.dumps(after, sort_keys=True)
+
+
+def test_H_RANDOM_the_pattern_restarts_when_the_lid_is_cycled():
+    # after a restart the original profile fires with its fresh-state chance; its run counters
+    # are back at zero, so three blanks before the cycle and three after are allowed
+    from shooter.app import App
+    from shooter.config import parse_config
+    with App(parse_config({}), sim=True, virtual=True, seed=9, log=lambda m: None) as app:
+        app.loop.run_until_quiet()
+        for _ in range(3):
+            app.controller.scheduler.next_press()
+        assert app.controller.scheduler.blank_run + app.controller.scheduler.shot_run > 0
+        app.world.open_lid()
+        app.loop.run_until_quiet()
+        app.world.close_lid()
+        app.loop.run_until_quiet()
+        assert app.controller.scheduler.blank_run == app.controller.scheduler.shot_run == 0

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+import shooter.table
 from shooter.errors import CommandError
 from shooter.table import CARDS, RuleOptions, Table
 
@@ -62,6 +63,13 @@ def test_every_rule_id_is_named_by_a_table_test():
         names |= set(re.findall(r"^def (test_\w+)", path.read_text(), re.M))
     missing = [rid for rid in RULE_IDS if not any(f"test_{rid.replace('-', '_')}_" in n for n in names)]
     assert missing == []
+
+
+def test_every_rule_id_lives_in_one_place_in_the_engine():
+    engine = pathlib.Path(shooter.table.__file__).parent
+    text = "\n".join(path.read_text() for path in sorted(engine.glob("*.py")))
+    counts = {rid: len(re.findall(rf"(?<![A-Z0-9-]){rid}(?![A-Z0-9-])", text)) for rid in RULE_IDS}
+    assert {rid: n for rid, n in counts.items() if n != 1} == {}
 
 
 def test_CARDS_table_matches_the_seed_deck_of_112_cards():

@@ -77,19 +77,20 @@ class TurnRules:
         self.game.queue.append(Owed(seat, presses, reason, seat if by is None else by))
 
     # --- round start and the dealer -------------------------------------------
+    # S-DEALER: the player left of (clockwise from) the dealer starts and play
+    # starts clockwise (_turn_up_first_card); the dealer moves one seat
+    # clockwise each new round, skipping eliminated seats, or the round's
+    # winner deals next (_next_dealer, RuleOptions.dealer_rotation).
     def _turn_up_first_card(self, first: str, dealer: int):
         g = self.game
         g.dealer, g.first, g.direction = dealer, first, "cw"
         g.queue, g.reports, g.uno_window, g.uno_ahead = [], {}, None, None
         g.last_play = g.going_out = g.round_winner = None
-        g.current = g.next_seat(dealer)  # see _next_dealer
+        g.current = g.next_seat(dealer)
         getattr(self, FIRST_CARD[first])(first)
 
     def _next_dealer(self) -> int:
-        # S-DEALER: the player left of (clockwise from) the dealer starts, play
-        # starts clockwise (_turn_up_first_card). The dealer moves one seat
-        # clockwise each new round, skipping eliminated seats, or the round's
-        # winner deals next (RuleOptions.dealer_rotation).
+        """The dealer of the next round."""
         g = self.game
         if self.options.dealer_rotation == "winner":
             return g.round_winner
@@ -139,12 +140,14 @@ class TurnRules:
             g.going_out = player  # the round ends once its presses are done (_close_round)
         getattr(self, PLAY_EFFECT[self._effect(card)])(player, card, target, last)
 
-    def _effect(self, card: str) -> str:
-        """The effect of a played card."""
+    def _acting_as(self, card: str) -> str:
+        """The card a played card acts as."""
         # C-BLANK: a blank counts as a wild unless RuleOptions.blank_as names another card.
-        if card == "blank":
-            card = self.options.blank_as
-        return CARDS[card].effect
+        return self.options.blank_as if card == "blank" else card
+
+    def _effect(self, card: str) -> str:
+        """The effect of a played card (see CARDS)."""
+        return CARDS[self._acting_as(card)].effect
 
     def _play_plain(self, player: int, card: str, target, last: bool):
         # C-NUM, C-DALL, C-WILD: for the controller a normal play; the turn passes on.
@@ -174,12 +177,10 @@ class TurnRules:
         # C-2P-HIT: with two seats the seat after the victim is the card's player: they are up again.
         g = self.game
         victim = g.next_seat(player)
+        hit = self._acting_as(card)
         if not last or self.options.last_hit_counts:  # E-HIT: a last Hit 2/4 is still carried out
-            self._owe(victim, CARDS[self._hit_card(card)].presses, self._hit_card(card))
+            self._owe(victim, CARDS[hit].presses, hit)
         g.current = g.next_seat(victim)
-
-    def _hit_card(self, card: str) -> str:
-        return self.options.blank_as if card == "blank" else card
 
     def _play_extreme_hit(self, player: int, card: str, target: int, last: bool):
         # C-XHIT: the shooter turns to the target and the card's player presses
