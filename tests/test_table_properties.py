@@ -45,7 +45,8 @@ command = st.one_of(
     st.tuples(st.just("uno"), good_seat),
     st.tuples(st.just("catch"), good_seat),
     st.tuples(st.just("penalty"), st.sampled_from(["advice", "wrong-card", "wrong-card", "bribe"]), seat),
-    st.tuples(st.just("hand"), seat, st.lists(st.sampled_from(["3", "9", "wild", "skip", "number", "hit4"]), max_size=3)),
+    st.tuples(st.just("hand"), seat,
+              st.lists(st.sampled_from(["3", "9", "wild", "skip", "number", "hit4"]), max_size=3)),
     st.tuples(st.just("score"), good_seat, st.sampled_from([0, 7, 25, 60, -1, "x"])),
     st.tuples(st.just("score-waiting"), st.sampled_from([0, 7, 25])),
     st.tuples(st.just("score-waiting"), st.sampled_from([0, 7, 25])),
@@ -135,7 +136,8 @@ def test_random_commands_keep_the_table_sound(options, opening, commands, seed):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), scoring=st.sampled_from(["winner", "lowest", "elimination"]))
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6),
+       scoring=st.sampled_from(["winner", "lowest", "elimination"]))
 def test_whole_games_played_sensibly_end_with_a_winner(seed, players, scoring):
     """Bots play legal moves until someone wins; the game always ends."""
     rng = random.Random(seed)

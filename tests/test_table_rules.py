@@ -485,6 +485,12 @@ def test_P_WRONG_closes_the_catch_window_of_the_player_before(four):
     refused(lambda: four.catch(2), "too-late")
 
 
+def test_P_WRONG_too_late_after_a_hand_report(four):
+    four.play("5", last=True)
+    four.score(1, 10)
+    refused(lambda: four.penalty("wrong-card", 2), "too-late")
+
+
 def test_P_WRONG_too_late_after_a_press(four):
     four.play("hit2")
     four.press()

@@ -224,6 +224,13 @@ def test_G_DEALER_dealer_must_be_a_seat_at_the_table():
     refused(lambda: Table().new_game(4, dealer="someone"), "bad-argument")
 
 
+def test_G_DEALER_configured_default_dealer_must_fit_the_table():
+    t = Table(options=RuleOptions(default_dealer=5))
+    refused(lambda: t.new_game(4), "bad-argument")
+    t.new_game(5)
+    assert t.status()["dealer"] == 5
+
+
 def test_game_new_refuses_unknown_variants():
     refused(lambda: Table().new_game(4, scoring="highest"), "bad-argument")
     refused(lambda: Table().new_game(4, edition="2020"), "bad-argument")

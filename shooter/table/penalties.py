@@ -58,7 +58,8 @@ class PenaltyRules:
         """Why `catch seat=S` is too late, or None."""
         window = self.game.uno_window
         if not window or window["seat"] != seat:
-            return f"Seat {seat} can no longer be caught: the next player has played or pressed, or seat {seat} did not just play."
+            return (f"Seat {seat} can no longer be caught: the next player has played or pressed, "
+                    f"or seat {seat} did not just play.")
         if window["called"]:
             return f"Seat {seat} called Uno and cannot be caught for that card."
         return None

@@ -44,7 +44,8 @@ def table_from_dict(cls, data: object, rng):
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateFileError(f"Not a saved table state: the format is not {FORMAT!r}.")
     if type(data.get("version")) is not int or data["version"] != VERSION:
-        raise StateFileError(f"Saved table state has version {data.get('version')!r}; this controller reads version {VERSION}.")
+        raise StateFileError(
+            f"Saved table state has version {data.get('version')!r}; this controller reads version {VERSION}.")
     if set(data) != KEYS:
         key = sorted(KEYS ^ set(data))[0]
         raise StateFileError(f"Saved table state: field {key!r} is {'missing' if key in KEYS else 'unknown'}.")
@@ -71,7 +72,8 @@ def _history(value: object, have_game: bool) -> list[dict]:
     history = []
     for i, entry in enumerate(value):
         if not isinstance(entry, dict) or set(entry) != {"command", "game"} or entry["command"] not in UNDO_COMMANDS:
-            raise StateFileError(f"Saved table state: history[{i}] must be an object with an undoable command and a game.")
+            raise StateFileError(
+                f"Saved table state: history[{i}] must be an object with an undoable command and a game.")
         game, phase = load_snapshot(entry["game"], f"history[{i}].game")
         history.append({"command": entry["command"], "game": snapshot(game, phase)})
     return history

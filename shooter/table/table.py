@@ -31,7 +31,6 @@ from .state import DIRECTIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, GameSt
 from .turns import TurnRules
 
 
-
 class Table(TurnRules, PenaltyRules, ScoringRules):
     """The table: seats, turn, owed presses and scores of one game at a time."""
 
@@ -51,7 +50,11 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         edition = _word(edition, "edition", EDITIONS)
         scoring = _word(scoring, "scoring", SCORINGS)
         limit = _whole(limit, "limit", 1, MAX_LIMIT)
-        dealer = self.options.default_dealer if dealer is None else dealer
+        if dealer is None:
+            dealer = self.options.default_dealer
+            if dealer != "random" and dealer > players:
+                raise CommandError("bad-argument", f"The configured default dealer, seat {dealer}, is not at a "
+                                                   f"{players}-seat table; give dealer=.")
         if isinstance(dealer, str) and dealer.strip().lower() == "random":
             dealer = self.rng.randint(1, players)  # G-DEALER: "Wie begint?" by lot, from the injected rng
         else:
@@ -78,9 +81,11 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
         if g.queue:
             head = g.head
-            raise CommandError("presses-owed", f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
+            raise CommandError("presses-owed",
+                               f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         self._check_target(card, target)
-        return self._run("play", self.play_card, card=card, target=target, last=last, announce=True, finish=self.end_round)
+        return self._run("play", self.play_card, card=card, target=target, last=last,
+                         announce=True, finish=self.end_round)
 
     def press(self) -> list[dict]:
         """One press the shooter served: pays an owed press or is the current player's draw."""
@@ -144,7 +149,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             raise CommandError("no-game", "There is no game; start one with game new.")
         if not self.history:
             if self.undo_blocker == "press":
-                raise CommandError("cannot-undo", "The last thing was a press; its cards are out and cannot be taken back.")
+                raise CommandError("cannot-undo",
+                                   "The last thing was a press; its cards are out and cannot be taken back.")
             raise CommandError("cannot-undo", "There is nothing to undo.")
         entry = self.history.pop()
         self._restore(entry["game"])
@@ -267,7 +273,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         if aims and target is None:
             raise CommandError("bad-argument", "An extreme-hit needs target=S, the seat to aim at.")
         if aims and (target == g.current or target in g.out):
-            raise CommandError("bad-argument", f"Seat {target} cannot be the target: pick another seat still in the game.")
+            raise CommandError("bad-argument",
+                               f"Seat {target} cannot be the target: pick another seat still in the game.")
 
     def _reporter(self, value) -> int:
         seat = self._seat(value, "seat")
@@ -282,7 +289,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
 def _whole(value, name: str, lo: int, hi: int) -> int:
     """A whole number from lo to hi, given as an int or as typed digits."""
     number = value
-    if isinstance(value, str) and value.strip().isdigit():
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal() and len(value.strip()) < 10:
         number = int(value.strip())
     if type(number) is not int or not lo <= number <= hi:
         raise CommandError("bad-argument", f"{name} must be a whole number from {lo} to {hi}, not {value!r}.")

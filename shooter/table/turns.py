@@ -3,7 +3,7 @@
 :class:`TurnRules` is a mixin of :class:`shooter.table.Table`. Its methods are
 the ``after`` callbacks and conditions named in ``machine.TRANSITIONS``; they
 run only after the command was fully validated, so they never refuse anything.
-Each rule id of RULES.md lives in the one method that carries it out.
+Each rule id of RULES.md appears once in this package, where it is carried out.
 
 Events (PROTOCOL.md) and when they are emitted:
 
@@ -246,5 +246,4 @@ class TurnRules:
         # action cards included) and the presses it caused are done.
         g = self.game
         g.round_winner, g.going_out, g.current = g.going_out, None, None
-        g.uno_window = g.uno_ahead = None
         self._emit("round-over", winner=g.round_winner)
