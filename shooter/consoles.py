@@ -65,7 +65,11 @@ def human(obj: dict) -> str:
     rest = {k: v for k, v in obj.items() if k not in ("reply", "ok")}
     if not rest:
         return f"{obj['reply']}: ok"
-    return f"{obj['reply']}: ok\n" + "\n".join(f"  {k}: {fmt(v)}" for k, v in rest.items())
+    def field(key, value) -> str:
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return f"  {key}:\n" + "\n".join(f"    {v}" for v in value)  # e.g. help's commands
+        return f"  {key}: {fmt(value)}"
+    return f"{obj['reply']}: ok\n" + "\n".join(field(k, v) for k, v in rest.items())
 
 
 def stream_sink(stream: BinaryIO, fmt: str = "json") -> Sink:
