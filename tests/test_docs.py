@@ -57,3 +57,19 @@ def test_the_readme_gives_the_two_commands_and_ci_runs_them():
     assert install_test in readme and install_test in ci
     assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/uno-shooter run --sim --console stdio" \
         in readme
+
+
+def test_the_table_diagram_in_the_rules_doc_matches_the_code():
+    from shooter.table import table_diagram
+    assert table_diagram().strip() in (ROOT / "docs" / "rules.md").read_text()
+
+
+def test_every_rule_option_is_documented_with_its_default():
+    from dataclasses import fields
+    from shooter.table import RuleOptions
+    doc = (ROOT / "docs" / "rules.md").read_text()
+    example = (ROOT / "config.example.toml").read_text()
+    for f in fields(RuleOptions):
+        default = json.dumps(f.default) if isinstance(f.default, str) else str(f.default).lower()
+        assert f"| `{f.name}` | `{default}` |" in doc, f.name
+        assert f"{f.name} = {default}" in example, f.name
