@@ -229,8 +229,8 @@ class Controller:
         """The physical button (debounced, on the loop)."""
         try:
             fields = self.press("button")
-        except CommandError as error:
-            self.emit("refused", source="button", error=error.code, message=error.message)
+        except CommandError:
+            pass  # press() has beeped and announced it
         else:
             self.emit("press", source="button", **fields)
 
@@ -240,7 +240,9 @@ class Controller:
         seat, reason = self.table.press_owner()
         refusal = self.launcher.refusal(owed=reason != "draw")
         if refusal is not None:
+            # never silently lost: a beep at the table and an event on every console
             self.hw.beeper.play(beeps.PRESS_REFUSED)
+            self.emit("refused", source=source, error=refusal[0], message=refusal[1])
             raise CommandError(*refusal)
         if seat is None:  # no game: wherever the shooter points, like the original
             seat = self.launcher.aimed_seat
