@@ -155,6 +155,7 @@ class SerialConsole:
                 self._log(f"uno-shooter: console {self.device}: {exc}; retrying")
                 self._stop.wait(self._interval)
                 continue
+            self._log(f"uno-shooter: console {self.device} open")
             lock = threading.Lock()
 
             def sink(obj: dict, port=port) -> None:

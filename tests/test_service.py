@@ -86,3 +86,28 @@ def test_the_unit_file_has_what_the_design_asks_for():
     for line in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "SupplementaryGroups=gpio dialout",
                  "StateDirectory=uno-shooter", "User=uno-shooter", "DeviceAllow=char-gpiochip rw"):
         assert line in unit
+
+
+def test_serial_console_on_a_pseudo_terminal_answers():
+    import pty
+    import select
+    import tty
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    device = os.ttyname(slave)
+    proc = start(["--console", f"serial:{device}"])
+    try:
+        assert proc.stderr.readline().decode().strip() == f"uno-shooter: console {device} open"
+        os.write(master, b"version\n")
+        data = b""
+        while b"\n" not in data:
+            ready, _, _ = select.select([master], [], [], 20)
+            assert ready, "no reply on the serial console"
+            data += os.read(master, 4096)
+        reply = json.loads(data.split(b"\n")[0])
+        assert reply["reply"] == "version" and reply["protocol"] == 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        os.close(master)
+        os.close(slave)
