@@ -228,11 +228,9 @@ class Controller:
     def button_pressed(self) -> None:
         """The physical button (debounced, on the loop)."""
         try:
-            fields = self.press("button")
+            self.press("button")
         except CommandError:
             pass  # press() has beeped and announced it
-        else:
-            self.emit("press", source="button", **fields)
 
     def press(self, source: str) -> dict:
         """Serve one press (T-PRESS, T-EXACT): the table says whose and why, the
@@ -249,6 +247,8 @@ class Controller:
         events = self.table.press()
         planned = self.scheduler.next_press()
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
+        if source == "button":  # consoles learn of it before what it causes (the next turn)
+            self.emit("press", source=source, seat=seat, reason=reason)
         self._after_game_change(events, Shot(seat=seat, reason=reason, planned=planned))
         return {"seat": seat, "reason": reason}
 

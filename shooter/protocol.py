@@ -70,9 +70,7 @@ def parse(raw: bytes | str) -> Line | None:
                 raise CommandError("bad-argument", f"option {key}= is given twice")
             options[key] = value
         else:
-            if options:
-                raise CommandError("bad-argument", f"word {token!r} comes after an option; options go last")
-            words.append(token.lower())
+            words.append(token.lower())  # flags such as `last` may stand before or after the options
     if not words:
         raise CommandError("unknown-command", "a line must start with a command word")
     return Line(words, options)

@@ -8,9 +8,6 @@ Tables used throughout:
 
 * ``FOUR``: four seats, seat 1 deals, a number turned up: seat 2 plays first, clockwise.
 * ``TWO``: two seats, seat 1 deals, a number turned up: seat 2 plays first.
-
-Tests marked ``xfail(strict=True)`` state behaviour that RULES.md / the seed (or PROTOCOL.md) ask for
-and the controller does not do yet; the reason says what happens instead.
 """
 
 from __future__ import annotations
@@ -719,10 +716,6 @@ def test_P_UNO_a_last_card_cannot_be_caught():
     assert s.game["phase"] == "scoring"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "P-UNO: with two players, `uno seat=2` right after seat 2's own skip/reverse is booked on the "
-    "skip's catch window, not as a call ahead for the card seat 2 plays next; that card can then be "
-    "caught although seat 2 called Uno before playing it and before anyone caught them"))
 @pytest.mark.parametrize("card", ["skip", "reverse"])
 def test_P_UNO_calling_uno_before_your_next_card_after_your_own_two_player_skip_makes_you_safe(card):
     s = play(*TWO, f"play {card}", "uno seat=2", "play 5", "catch seat=2")
@@ -730,10 +723,6 @@ def test_P_UNO_calling_uno_before_your_next_card_after_your_own_two_player_skip_
     assert s.game["queue"] == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "P-UNO / P-WRONG: seat 3 calls Uno ahead, then seat 2's card before is taken back "
-    "(penalty wrong-card is accepted); the wrong-card clears seat 3's call, so seat 3 is caught "
-    "for the card it called Uno for"))
 def test_P_UNO_a_call_ahead_survives_a_wrong_card_penalty_of_the_player_before():
     head = [*FOUR, "play 5", "uno seat=3", "penalty wrong-card seat=2"]
     first = play(*head, check=None)
@@ -874,9 +863,6 @@ def test_E_XHIT_is_carried_out_even_when_last_hits_are_configured_not_to_count()
     assert s.events("round-over") == [{"event": "round-over", "winner": 2}]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "PROTOCOL.md writes `play CARD [seat=S] [target=T] [last]`, but the console refuses a word after an "
-    "option: `play extreme-hit target=4 last` answers bad-argument \"word 'last' comes after an option\""))
 @pytest.mark.parametrize("line", ["play extreme-hit target=4 last", "play 9 seat=2 last"])
 def test_E_XHIT_E_OUT_last_written_after_the_options_as_in_the_protocol_usage_is_accepted(line):
     s = play(*FOUR, line)
@@ -1150,3 +1136,15 @@ def test_SET_needs_a_valid_seat_or_direction(line, code):
 def test_SET_outside_a_round_is_wrong_phase():
     s = play("game new players=4", "set current=2")
     assert s.error() == "wrong-phase"
+
+
+def test_P_UNO_catch_is_too_late_once_the_next_player_pressed_for_a_penalty_of_their_own():
+    s = play(*FOUR, "play 5", "penalty advice seat=3", "press", "catch seat=2")
+    assert s.error() == "too-late"
+
+
+def test_P_UNO_a_penalty_press_of_another_seat_leaves_the_window_open():
+    s = play(*FOUR, "play 5", "penalty advice seat=4", "press", "catch seat=2")
+    assert s.error() is None
+    assert [(q["seat"], q["presses"], q["reason"]) for q in s.statuses[-1]["game"]["queue"]] == \
+        [(4, 3, "advice"), (2, 2, "uno")]

@@ -11,8 +11,9 @@ The Uno catch window is ``game.uno_window`` = {seat, called}:
   that went out holds nothing to call Uno for);
 * it closes when the next player plays a card or presses the button: any
   later play, a draw press, or a press that pays a Hit 2 / Hit 4 / start
-  entry (the victim's lost turn). The card's player's own Extreme Hit presses
-  and penalty presses do not close it. A ``penalty wrong-card`` closes the
+  entry (the victim's lost turn), or a press the current player makes for a
+  penalty of their own. The card's player's own Extreme Hit presses and
+  penalty presses do not close it. A ``penalty wrong-card`` closes the
   window of the player before, because the next player's turn has happened;
 * ``uno seat=S`` makes S safe: for the window that is open for S, or, when S is
   the current player and nothing is owed, for the card S is about to play
@@ -68,8 +69,9 @@ class PenaltyRules:
         g = self.game
         if g.uno_window and g.uno_window["seat"] == seat:
             g.uno_window["called"] = True
-        else:
-            g.uno_ahead = seat  # called while putting the card down: safe for the next play
+        if seat == g.current and not g.queue:
+            g.uno_ahead = seat  # called while putting the card down: safe for the next play too
+            # (with two players after a Skip or Reverse, S is both the last and the next to play)
 
     def _apply_catch(self, seat: int):
         self._close_uno_window()
@@ -93,11 +95,13 @@ class PenaltyRules:
         # P-WRONG: the card goes back with all its effects (direction, skip,
         # owed hits, the end of the round), the player presses 2 times and
         # loses this turn: the turn goes to the next seat in the restored direction.
+        called_ahead = self.game.uno_ahead
         restored, _ = load_snapshot(self.game.last_play["before"])
         self.game = restored
         restored.uno_window = None  # the next player's turn has happened (see module docstring)
-        restored.uno_ahead = None
         restored.current = restored.next_seat(seat)
+        # a call made ahead by the player now up stays good for their coming card
+        restored.uno_ahead = called_ahead if called_ahead == restored.current else None
         self._owe_penalty(seat, WRONG_CARD_PRESSES, "wrong-card")
 
     def _owe_penalty(self, seat: int, presses: int, reason: str):

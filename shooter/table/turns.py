@@ -208,8 +208,9 @@ class TurnRules:
         g = self.game
         head = g.head
         head.presses -= 1
-        if head.reason in TURN_REASONS:
-            self._close_uno_window()  # the next player pressed (their lost turn)
+        if head.reason in TURN_REASONS or head.by == g.current:
+            # the next player pressed: for their lost turn, or for a penalty of their own
+            self._close_uno_window()
         self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
         if head.presses:
             return
