@@ -46,6 +46,9 @@ COMMANDS: list[tuple[Spec, str]] = [
           usage="set [current=S] [direction=cw|ccw]", summary="corrects the controller"), "cmd_set"),
     (Spec(("aim",), required={"seat": SEAT}, usage="aim seat=S",
           summary="turns the shooter to S without shooting"), "cmd_aim"),
+    (Spec(("magazine",), required={"cards": integer(0, 500)}, usage="magazine cards=N",
+          summary="the magazine now holds N cards (after loading it): the shooter counts down from there "
+                  "and knows when it is empty"), "cmd_magazine"),
     (Spec(("sim", "button"), usage="sim button",
           summary="simulated hardware only: a press of the physical button"), "cmd_sim_button"),
     (Spec(("sim", "lid", "open"), usage="sim lid open", summary="simulated hardware only: opens the lid"),

@@ -221,6 +221,10 @@ class Controller:
         self.launcher.point_at(seat)
         return {"seat": seat, "angle": self.angle_of(seat)}
 
+    def cmd_magazine(self, cards):
+        self.launcher.set_count(cards)
+        return {"cards": self.launcher.cards}
+
     # ---- presses ----
     def cmd_press(self):
         return self.press("console")

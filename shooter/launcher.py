@@ -160,8 +160,12 @@ class Launcher:
 
     def load(self, cards: int) -> None:
         """``cards`` more cards are in the magazine."""
-        self.cards = cards if self.cards is None else self.cards + cards
-        if self.state == "empty" and self.cards > 0:
+        self.set_count(cards if self.cards is None else self.cards + cards)
+
+    def set_count(self, cards: int) -> None:
+        """The magazine holds ``cards`` cards now (a person counted them in)."""
+        self.cards = cards
+        if self.state == "empty" and cards > 0:
             self.refilled()
 
     def fail(self, reason: str) -> None:

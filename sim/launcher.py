@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Callable
+from typing import Callable, Iterable
 
 from hal.clock import Clock, Timer
 
+from .cards import Card
 from .params import SimParams
 
 
@@ -31,11 +32,11 @@ class Launcher:
         self._p = params
         self._rng = rng
         self._on_beam = on_beam       # beam broken (True) or whole again (False)
-        self.magazine: deque[int] = deque()
-        self.out: list[int] = []      # cards that left the shooter, in order
+        self.magazine: deque[Card] = deque()   # the top card (next out) is the last one
+        self.out: list[Card] = []      # cards that left the shooter, in order
         self.loaded = 0               # cards ever put in
         self.feed = 0.0               # top card's progress into the throat, 0..1
-        self.in_beam: int | None = None
+        self.in_beam: Card | None = None
         self.pass_progress = 0.0      # in_beam card's progress through the beam, 0..1
         self.stuck = False            # in_beam card is half out and the roller let go of it
         self.jammed = False           # in_beam card is wedged: nothing moves until the lid opens
@@ -47,11 +48,13 @@ class Launcher:
         self._take_timer: Timer | None = None
 
     # ---- the outside world ----
-    def load(self, n: int) -> None:
-        """Put ``n`` cards on top of the magazine."""
-        for _ in range(n):
+    def load(self, cards: int | Iterable[Card]) -> None:
+        """Put cards in the magazine, under those already there: ``n`` anonymous cards or these cards
+        (the first of them comes out first)."""
+        cards = [Card() for _ in range(cards)] if isinstance(cards, int) else list(cards)
+        for card in cards:
             self.loaded += 1
-            self.magazine.appendleft(self.loaded)
+            self.magazine.appendleft(card)
         self._reschedule()
 
     def set_motor(self, speed: float) -> None:
@@ -176,4 +179,4 @@ class Launcher:
     def accounted(self) -> bool:
         """Every card ever loaded is in exactly one place."""
         places = list(self.magazine) + self.out + ([self.in_beam] if self.in_beam is not None else [])
-        return len(places) == self.loaded and len(set(places)) == self.loaded
+        return len(places) == self.loaded and len({id(c) for c in places}) == self.loaded

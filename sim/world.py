@@ -96,7 +96,8 @@ class ShooterWorld:
         self._bounce(self.clock.now(), self._pin["lid"], final=False, count=self.params.lid_bounces)
         self._check_safety()
 
-    def load(self, cards: int) -> None:
+    def load(self, cards) -> None:
+        """Cards into the magazine (a number of anonymous cards, or Card objects)."""
         self.launcher.load(cards)
 
     def arm_jam(self) -> None:

@@ -170,3 +170,12 @@ def test_H_RANDOM_the_pattern_restarts_when_the_lid_is_cycled():
         app.world.close_lid()
         app.loop.run_until_quiet()
         assert app.controller.scheduler.blank_run == app.controller.scheduler.shot_run == 0
+
+
+def test_magazine_sets_the_card_count_and_an_empty_shooter_is_ready_again():
+    from shooter.config import parse_config
+    out = run_console(["press"] * 40 + ["magazine cards=50", "status", "magazine cards=-1"],
+                      config=parse_config({"sim": {"cards": 5}}))
+    assert replies(out)[-3] == {"reply": "magazine", "ok": True, "cards": 50}
+    assert replies(out)[-2]["shooter"]["state"] == "ready" and replies(out)[-2]["shooter"]["cards"] == 50
+    assert replies(out)[-1]["error"] == "bad-argument"

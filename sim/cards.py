@@ -1,0 +1,51 @@
+"""Physical cards for the simulated table: what lies in the magazine, in hands and on the pile.
+
+The simulator does not know the rules; it knows what a card looks like. A deck is built from a
+count per face (the controller's card table hands it over through the composition root, so the
+counts live in one place): coloured faces are spread evenly over the four colours, number cards
+carry their value, wild faces have no colour.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+COLOURS = ("red", "yellow", "green", "blue")
+WILD_FACES = ("wild", "extreme-hit", "hit4", "blank")
+
+_serials = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Card:
+    """One physical card. Two cards are the same card only if they are the same object."""
+
+    face: str | None = None          # "number", "hit2", ... None for an anonymous card
+    colour: str | None = None
+    value: int | None = None         # 1..9 for number cards
+    serial: int = field(default_factory=lambda: next(_serials))
+
+    @property
+    def name(self) -> str:
+        """The protocol's card name: ``7`` for a number, else the face."""
+        return str(self.value) if self.face == "number" else (self.face or "?")
+
+    def __repr__(self):
+        what = f"{self.colour or 'wild'} {self.name}" if self.face else "card"
+        return f"<{what} #{self.serial}>"
+
+
+def make_deck(counts: dict[str, int]) -> list[Card]:
+    """A deck from ``{face: count}``; numbers get values 1..9 in turn, coloured faces the four colours."""
+    deck: list[Card] = []
+    for face, count in counts.items():
+        for i in range(count):
+            if face in WILD_FACES:
+                deck.append(Card(face))
+            elif face == "number":
+                # 72 = 4 colours x 9 values x 2
+                deck.append(Card(face, COLOURS[i % 4], value=1 + (i // 4) % 9))
+            else:
+                deck.append(Card(face, COLOURS[i % 4]))
+    return deck
