@@ -21,6 +21,7 @@ Examples:
   echo status | uno-shooter run --sim --console stdio --clock virtual --seed 1
   uno-shooter check-config /etc/uno-shooter/config.toml
   uno-shooter diagram launcher                     # the shooter's state machine (mermaid)
+  uno-shooter simulate --games 10 --players 4      # bots play whole games on the simulator
 """
 
 
@@ -51,6 +52,18 @@ def _parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check-config", help="validate a config file and exit",
                            description="Validate a config file; exit status 0 if it is valid, 2 if not.")
     check.add_argument("path", type=Path, nargs="?", help="config file (default /etc/uno-shooter/config.toml)")
+
+    simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
+                              description="Bots deal real cards, play, press and score whole games through the "
+                                          "console protocol, on simulated hardware in virtual time. Prints one "
+                                          "JSON line per game. Every card is accounted for at every step.")
+    simulate.add_argument("--games", type=int, default=1, metavar="N")
+    simulate.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2..10")
+    simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
+    simulate.add_argument("--scoring", choices=("winner", "lowest", "elimination"), default="winner")
+    simulate.add_argument("--limit", type=int, default=500)
+    simulate.add_argument("--edition", choices=("2016", "2010"), default="2016")
+    simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
 
     diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")
     diagram.add_argument("machine", choices=("launcher", "table"))
@@ -83,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             print(table_diagram())
         return 0
     from .config import load_config
+    if args.command == "simulate":
+        return _simulate(args)
     if args.command == "check-config":
         try:
             load_config(args.path)
@@ -119,6 +134,28 @@ def main(argv: list[str] | None = None) -> int:
         if args.clock == "virtual":
             return _run_virtual(app, fmt)
         return _run_real(app, consoles, config, fmt)
+
+
+def _simulate(args) -> int:
+    import json
+    import time
+
+    from .config import load_config
+    from .simulate import play_games
+    if args.games < 1:
+        print("uno-shooter: --games must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        config = load_config(args.config) if args.config else None
+    except ConfigError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    for result in play_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
+                             limit=args.limit, edition=args.edition, config=config):
+        print(json.dumps(result.__dict__), flush=True)
+    print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
+    return 0
 
 
 def _run_virtual(app, fmt: str) -> int:

@@ -82,6 +82,20 @@ class Launcher:
             self._on_beam(False)
         self._reschedule()
 
+    def unload(self) -> list[Card]:
+        """Take every card out of the magazine (the lid is open): the top card first."""
+        cards = list(reversed(self.magazine))
+        self.magazine.clear()
+        self.feed = 0.0
+        self.loaded -= len(cards)
+        return cards
+
+    def take_out(self) -> list[Card]:
+        """The cards that came out, taken off the table (into hands); they leave the count."""
+        cards, self.out = self.out, []
+        self.loaded -= len(cards)
+        return cards
+
     # ---- the model ----
     def _gripping(self, at: float) -> bool:
         return self._grips_at is not None and at >= self._grips_at

@@ -1,0 +1,61 @@
+"""Whole games played by bots at the simulated table, through the console protocol, in virtual time.
+
+The composition root for ``uno-shooter simulate``: a controller on simulated hardware with an empty
+magazine, a deck of physical cards built from the table's card counts (``shooter.table.CARDS``, so
+the counts live in one place), and :class:`sim.bots.BotTable` players who deal, play and press.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from sim import make_deck
+from sim.bots import BotTable
+
+from .app import App
+from .config import Config, parse_config
+from .table import CARDS
+
+
+@dataclass
+class GameResult:
+    seed: int
+    winner: int
+    totals: dict
+    rounds: int
+    lines: int
+    virtual_seconds: float
+    stats: dict = field(default_factory=dict)
+
+
+def deck_counts(edition: str) -> dict[str, int]:
+    return {name: card.count(edition) for name, card in CARDS.items() if card.count(edition)}
+
+
+def play_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
+               edition: str = "2016", config: Config | None = None, **bot_options) -> list[GameResult]:
+    """Play ``games`` whole games, each with its own seed (``seed``, ``seed + 1``, ...)."""
+    results = []
+    base = config or parse_config({})
+    for game_seed in range(seed, seed + games):
+        config = base.__class__(**{**base.__dict__, "sim_cards": 0})
+        with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
+            events: list[dict] = []
+            app.controller.add_sink(lambda obj: events.append(obj) if "event" in obj else None)
+            app.loop.run_until_quiet()
+
+            def send(line: str) -> dict:
+                replies = []
+                app.loop.post(lambda: app.controller.handle_line(line, replies.append))
+                app.loop.run_until_quiet()
+                return replies[0]
+
+            deck = make_deck(deck_counts(edition))
+            bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"),
+                            **bot_options)
+            game = bots.play_game(scoring=scoring, limit=limit, edition=edition)
+            results.append(GameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
+                                      rounds=game["round"], lines=bots.lines,
+                                      virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats)))
+    return results

@@ -1,0 +1,251 @@
+"""Bots at the simulated table: players who play whole games of Uno Extreme through the console protocol.
+
+The bots hold real cards (``sim.cards``), deal them, load the rest into the simulated shooter, match
+colours and faces, and tell the controller what they do in protocol lines, exactly as people with a
+phone would: ``play``, ``press``, ``uno``, ``catch``, ``penalty``, ``hand``. Whatever the shooter spits
+out goes into the hand of the seat it was aimed at. Now and then a bot forgets to call Uno or plays a
+wrong card, and the others notice. When the shooter runs empty, the discard pile (all but its top
+card) is shuffled and loaded (E-REFILL).
+
+The bots never import the controller: they only send lines and read replies and events. They check
+the one invariant a physical table has at every step: magazine + slot + hands + pile = the deck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable
+
+from .cards import COLOURS, WILD_FACES, Card
+from .world import ShooterWorld
+
+Send = Callable[[str], dict]
+
+
+class BotError(AssertionError):
+    """The table got into a state a real table could not be in (a lost card, a refused move)."""
+
+
+class BotTable:
+    """``players`` bots around the simulated shooter, playing games through ``send``."""
+
+    def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list[Card], players: int,
+                 rng: random.Random, *, forget_uno: float = 0.3, catch: float = 0.6, wrong_card: float = 0.03,
+                 jam: float = 0.01):
+        self.world = world
+        self._send = send
+        self.events = events              # the controller's events, appended by the runner's sink
+        self.deck = deck
+        self.players = players
+        self.rng = rng
+        self.forget_uno, self.catch, self.wrong_card, self.jam = forget_uno, catch, wrong_card, jam
+        self.hands: dict[int, list[Card]] = {s: [] for s in range(1, players + 1)}
+        self.pile: list[Card] = []
+        self.colour: str | None = None
+        self._seen_events = 0
+        self._taken = 0                   # how many of world.launcher.out the hands have taken
+        self.box: list[Card] = list(deck)  # cards not dealt yet
+        self._refilling = False
+        self.lines = 0
+        self.stats = Counter()
+
+    # ---- talking to the controller ----
+    def send(self, line: str, *, may_fail: bool = False) -> dict:
+        reply = self._send(line)
+        self.lines += 1
+        self._collect_shots()
+        self.check_cards()
+        if not reply["ok"] and not may_fail:
+            raise BotError(f"{line!r} was refused: {reply}")
+        return reply
+
+    def status(self) -> dict:
+        return self.send("status")
+
+    def _collect_shots(self) -> None:
+        """Cards that came out go to the seat the shooter was aimed at (T-STUCK: stuck ones too)."""
+        new = self.events[self._seen_events:]
+        self._seen_events = len(self.events)
+        out = self.world.launcher.out
+        for event in new:
+            if event["event"] == "shot" and event["ejected"]:
+                cards = out[self._taken:self._taken + event["ejected"]]
+                self._taken += len(cards)
+                self.hands[event["seat"]].extend(cards)
+                self.stats["cards shot"] += len(cards)
+            elif event["event"] == "empty":
+                self.stats["empty"] += 1
+                self._refill()
+            elif event["event"] == "jam":
+                self._clear_jam()
+        if self._taken != len(out):
+            raise BotError(f"{len(out) - self._taken} cards came out that no shot event counted")
+        if len(self.world.launcher.magazine) < 15 and len(self.pile) > 20 and not self._refilling:
+            self._refill()  # E-REFILL: the pile looks like a deck, the shooter runs low
+
+    def check_cards(self) -> None:
+        """magazine + slot + hands + pile = the deck, every card once."""
+        launcher = self.world.launcher
+        places = list(launcher.magazine) + ([launcher.in_beam] if launcher.in_beam else []) + self.pile + self.box
+        places += [c for hand in self.hands.values() for c in hand]
+        places += launcher.out[self._taken:]
+        if len(places) != len(self.deck) or {id(c) for c in places} != {id(c) for c in self.deck}:
+            raise BotError(f"cards lost or doubled: {len(places)} in play, the deck has {len(self.deck)}")
+
+    # ---- physical acts ----
+    def _gather(self) -> list[Card]:
+        """Every card back together for a new round: the magazine emptied with the lid open."""
+        self.world.open_lid()
+        cards = self.world.launcher.unload() + self.world.launcher.take_out()[self._taken:]
+        self._taken = 0
+        for hand in self.hands.values():
+            cards += hand
+            hand.clear()
+        cards += self.pile + self.box
+        self.pile.clear()
+        self.box.clear()
+        return cards
+
+    def _refill(self) -> None:
+        """E-REFILL: the discard pile but its top card, shuffled, into the shooter."""
+        if len(self.pile) < 2 or self._refilling:
+            return
+        self._refilling = True
+        top, rest = self.pile[-1], self.pile[:-1]
+        self.pile[:] = [top]
+        self.rng.shuffle(rest)
+        self.world.open_lid()
+        self.world.load(rest)
+        self.world.close_lid()
+        self._send(f"magazine cards={len(self.world.launcher.magazine)}")  # runs until the lid has settled
+        self._refilling = False
+        self.stats["refills"] += 1
+
+    def _clear_jam(self) -> None:
+        """Open and close the lid: the wedged card drops back, the shooter is ready again."""
+        self.world.open_lid()
+        self.world.close_lid()
+        self._send("sim wait seconds=1")
+        self.stats["jams cleared"] += 1
+
+    # ---- a game ----
+    def play_game(self, *, scoring: str = "winner", limit: int = 500, edition: str = "2016",
+                  max_lines: int = 50000) -> dict:
+        """Play one whole game; returns the final game status."""
+        self.send(f"game new players={self.players} dealer=random scoring={scoring} limit={limit} "
+                  f"edition={edition}")
+        while True:
+            game = self.status()["game"]
+            if game["phase"] == "over":
+                return game
+            self._play_round(game)
+            if self.lines > max_lines:
+                raise BotError(f"no end of the game after {self.lines} lines")
+
+    def _play_round(self, game: dict) -> None:
+        cards = self._gather()
+        self.rng.shuffle(cards)
+        seats = [s for s in range(1, self.players + 1) if s not in game["out"]]
+        for _ in range(7):
+            for seat in seats:
+                self.hands[seat].append(cards.pop())
+        first = cards.pop()
+        self.pile.append(first)
+        self.world.load(cards)
+        self.send("sim lid close")
+        self.send(f"magazine cards={len(cards)}")
+        self.colour = first.colour or self.rng.choice(COLOURS)
+        self.send(f"round start first={first.name}")
+        self.stats["rounds"] += 1
+        while True:
+            game = self.status()["game"]
+            if game["phase"] == "scoring":
+                self._report(game)
+                return
+            if self.rng.random() < self.jam:
+                self.send("sim jam")
+            if game["owed"]:
+                self.send("press")     # the one who owes presses (the card's player for an Extreme Hit)
+                self.stats["owed presses"] += 1
+            else:
+                self._turn(game["current"])
+
+    def _next_seat(self, seat: int) -> int:
+        game = self.status()["game"]
+        step = 1 if game["direction"] == "cw" else -1
+        nxt = seat
+        while True:
+            nxt = (nxt - 1 + step) % self.players + 1
+            if nxt not in game["out"]:
+                return nxt
+
+    def _playable(self, card: Card) -> bool:
+        top = self.pile[-1]
+        return (card.face in WILD_FACES or card.colour == self.colour
+                or (card.face == top.face and (card.face != "number" or card.value == top.value)))
+
+    def _turn(self, seat: int) -> None:
+        hand = self.hands[seat]
+        choices = [c for c in hand if self._playable(c)]
+        if not choices or self.rng.random() < 0.1:
+            reply = self.send("press", may_fail=True)        # T-PRESS: can't or won't play
+            if reply["ok"]:
+                self.stats["draws"] += 1
+            elif reply["error"] == "empty" and len(self.pile) < 2 and not choices:
+                # nothing in the shooter and nothing to refill it with: the table lets the turn pass
+                nxt = self._next_seat(seat)
+                self.send(f"set current={nxt}")
+                self.stats["passes"] += 1
+            elif reply["error"] == "empty" and choices:
+                self._play(seat, choices[0])
+            else:
+                raise BotError(f"'press' was refused: {reply}")
+            return
+        if self.rng.random() < self.wrong_card:
+            wrong = [c for c in hand if not self._playable(c)]
+            if wrong and len(hand) > 2:
+                colour = self.colour
+                self._refilling = True  # the wrong card stays on the pile until it is taken back
+                self._play(seat, wrong[0], honest=False)
+                self.send(f"penalty wrong-card seat={seat}")   # P-WRONG: the others noticed at once
+                hand.append(self.pile.pop())
+                self._refilling = False
+                self.colour = colour
+                self.stats["wrong cards"] += 1
+                return
+        card = min(choices, key=lambda c: (c.face in WILD_FACES, self.rng.random()))
+        self._play(seat, card)
+
+    def _play(self, seat: int, card: Card, honest: bool = True) -> None:
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.pile.append(card)
+        line = f"play {card.name} seat={seat}"
+        if card.face == "extreme-hit":
+            others = [s for s in self.hands if s != seat and self.hands[s]]
+            target = min(others, key=lambda s: (len(self.hands[s]), self.rng.random()))
+            line += f" target={target}"
+        if not hand:
+            line += " last"
+        calls = honest and len(hand) == 1 and self.rng.random() >= self.forget_uno
+        if calls and self.rng.random() < 0.5:
+            self.send(f"uno seat={seat}")   # called while putting the card down
+            calls = False
+        self.send(line)
+        if card.face in WILD_FACES:
+            held = Counter(c.colour for c in hand if c.colour)
+            self.colour = held.most_common(1)[0][0] if held else self.rng.choice(COLOURS)
+        else:
+            self.colour = card.colour
+        if calls:
+            self.send(f"uno seat={seat}")
+        elif honest and len(hand) == 1 and self.rng.random() < self.catch:
+            reply = self.send(f"catch seat={seat}", may_fail=True)   # too-late if it called ahead
+            self.stats["catches"] += reply["ok"]
+
+    def _report(self, game: dict) -> None:
+        for seat in game["waiting_for"]:
+            names = ",".join(c.name for c in self.hands[seat]) or None
+            self.send(f"hand seat={seat} cards={names}" if names else f"score seat={seat} points=0")
+        self.stats["scored"] += 1

@@ -1,0 +1,65 @@
+"""Whole games played by bots with real cards through the console protocol (sim/bots.py).
+
+The bots fail loudly if any move they make is refused, or if a card is ever lost or doubled
+(magazine + slot + hands + pile = the deck, checked after every line)."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from shooter.simulate import deck_counts, play_games
+from sim import make_deck
+from sim.bots import BotError
+
+
+@pytest.mark.parametrize("players, scoring, edition", [
+    (2, "winner", "2016"), (3, "lowest", "2016"), (4, "elimination", "2016"), (4, "winner", "2010"),
+    (6, "winner", "2016"), (10, "lowest", "2010"), (5, "elimination", "2010"),
+])
+def test_bots_play_whole_games_to_a_winner_without_losing_a_card(players, scoring, edition):
+    limit = 500 if scoring == "winner" else 250
+    for result in play_games(2, players=players, scoring=scoring, edition=edition, limit=limit, seed=players):
+        assert 1 <= result.winner <= players
+        totals = result.totals.values()
+        if scoring == "winner":
+            assert max(totals) >= limit and result.totals[str(result.winner)] == max(totals)
+        elif scoring == "lowest":
+            assert max(totals) >= limit and result.totals[str(result.winner)] == min(totals)
+        assert result.stats["cards shot"] > 0
+
+
+def test_a_game_is_replayed_exactly_with_the_same_seed():
+    assert play_games(1, seed=7) == play_games(1, seed=7)
+
+
+def test_the_deck_has_the_editions_cards():
+    assert len(make_deck(deck_counts("2016"))) == len(make_deck(deck_counts("2010"))) == 112
+    faces = [c.face for c in make_deck(deck_counts("2010"))]
+    assert "hit4" not in faces and "blank" not in faces and faces.count("reverse") == 8
+
+
+def test_a_lost_card_is_noticed(mocker):
+    """The card check can fail: a card that vanishes from the magazine stops the game loudly."""
+    from sim.bots import BotTable
+    original = BotTable._turn
+    calls = []
+
+    def turn_and_lose_a_card(self, seat):
+        calls.append(seat)
+        if len(calls) == 5:
+            self.world.launcher.magazine.pop()
+        original(self, seat)
+    mocker.patch.object(BotTable, "_turn", turn_and_lose_a_card)
+    with pytest.raises(BotError, match="cards lost"):
+        play_games(1, seed=3)
+
+
+def test_simulate_command_prints_one_json_line_per_game():
+    out = subprocess.run([sys.executable, "-m", "shooter", "simulate", "--games", "2", "--players", "3"],
+                         capture_output=True, timeout=60)
+    assert out.returncode == 0
+    games = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    assert [g["seed"] for g in games] == [1, 2] and all(g["winner"] for g in games)
