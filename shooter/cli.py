@@ -184,10 +184,17 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
             sink = stream_sink(sys.stdout.buffer, fmt)
             controller.add_sink(sink)
 
+            def stop_when_idle():
+                # end of input ends the program, once what the input started is over (bursts, turns)
+                if loop.busy:
+                    app.clock.call_later(0.05, stop_when_idle, idle=True, name="stop-when-idle")
+                else:
+                    loop.stop()
+
             def read_stdin(sink=sink):
                 for line in read_lines(sys.stdin.buffer.read1):
                     loop.post(lambda line=line: controller.handle_line(line, sink))
-                loop.stop()  # end of input ends the program
+                loop.post(stop_when_idle)
             threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
         elif kind.startswith("tcp:"):
             tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller)

@@ -128,3 +128,11 @@ def test_a_custom_scheduler_profile_from_the_config_is_used(tmp_path):
     out = run(VIRTUAL + ["--seed", "1", "--config", str(config)], "press\n" * 5 + "status\n")
     assert [s["planned"] for s in shots(out.stdout)] == [3] * 5
     assert json.loads(out.stdout.decode().splitlines()[-1])["shooter"]["profile"] == "always3"
+
+
+def test_real_time_end_of_input_waits_for_the_bursts_it_started():
+    out = run(["run", "--sim", "--console", "stdio", "--seed", "1"],
+              "game new players=3\nround start first=hit2\npress\npress\n", timeout=30)
+    assert out.returncode == 0
+    objs = [json.loads(x) for x in out.stdout.decode().splitlines()]
+    assert len([o for o in objs if o.get("event") == "shot"]) == 2
