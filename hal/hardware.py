@@ -49,26 +49,17 @@ class Hardware:
         except BaseException:
             self.close()
             raise
-        self._on_open: Callable[[], None] | None = None
+        self.on_lid_open: Callable[[], None] | None = None  # called once the motor is already off
         self.lid.on_open = self._lid_opened
 
     def _add(self, part):
         self._parts.append(part)
         return part
 
-    @property
-    def on_lid_open(self) -> Callable[[], None] | None:
-        """Called after the lid opened, once the motor is already off."""
-        return self._on_open
-
-    @on_lid_open.setter
-    def on_lid_open(self, callback: Callable[[], None] | None) -> None:
-        self._on_open = callback
-
     def _lid_opened(self) -> None:
         self.motor.stop()  # first the hardware, then the explanation
-        if self._on_open is not None:
-            self._on_open()
+        if self.on_lid_open is not None:
+            self.on_lid_open()
 
     def safe_stop(self) -> None:
         """Motor off and beeper quiet; never raises."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -139,9 +139,6 @@ def parse_config(data: dict) -> Config:
         if pin in used:
             raise _err(f"pins.{part}", f"GPIO{pin} is already used by pins.{used[pin]}")
         used[pin] = part
-    if pins.servo not in (12, 13, 18, 19):
-        pass  # software PWM works, but jitters; the README says so
-
     motor_t = dict(_table("motor", data.get("motor", {})))
     hal_keys = {f.name for f in fields(MotorSettings)}
     launcher_keys = {f.name for f in fields(LauncherSettings)}
@@ -265,7 +262,3 @@ def load_config(path: Path | None) -> Config:
         return parse_config(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
-
-
-def with_overrides(config: Config, **changes) -> Config:
-    return replace(config, **changes)

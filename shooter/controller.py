@@ -8,7 +8,6 @@ that happen later (a burst ending, the lid opening) go to every console at once.
 
 from __future__ import annotations
 
-import random
 import traceback
 from typing import Callable
 

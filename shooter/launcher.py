@@ -295,9 +295,6 @@ class Launcher:
     def on_enter_fault(self) -> None:
         self.hw.beeper.play(beeps.FAULT)
 
-    def on_enter_lid_open(self, *_):
-        pass
-
     def _interrupt(self, why: str) -> None:
         if self.current is not None:
             shot, self.current = self.current, None

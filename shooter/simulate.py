@@ -8,7 +8,7 @@ the counts live in one place), and :class:`sim.bots.BotTable` players who deal, 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sim import make_deck
 from sim.bots import BotTable
@@ -39,7 +39,7 @@ def play_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
     results = []
     base = config or parse_config({})
     for game_seed in range(seed, seed + games):
-        config = base.__class__(**{**base.__dict__, "sim_cards": 0})
+        config = replace(base, sim_cards=0)  # the bots load their own real cards
         with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
             events: list[dict] = []
             app.controller.add_sink(lambda obj: events.append(obj) if "event" in obj else None)

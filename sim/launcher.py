@@ -13,7 +13,6 @@ exactly one place: ``loaded == magazine + in_beam + out``.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from typing import Callable, Iterable
 
@@ -26,11 +25,9 @@ from .params import SimParams
 class Launcher:
     """Magazine, roller and exit slot of the simulated shooter."""
 
-    def __init__(self, clock: Clock, params: SimParams, rng: random.Random,
-                 on_beam: Callable[[bool], None]):
+    def __init__(self, clock: Clock, params: SimParams, on_beam: Callable[[bool], None]):
         self._clock = clock
         self._p = params
-        self._rng = rng
         self._on_beam = on_beam       # beam broken (True) or whole again (False)
         self.magazine: deque[Card] = deque()   # the top card (next out) is the last one
         self.out: list[Card] = []      # cards that left the shooter, in order

@@ -47,7 +47,7 @@ class ShooterWorld:
         self._servo_known = False
 
         self._pin = {name: factory.sim_pin(n) for name, n in pins.used().items()}
-        self.launcher = Launcher(self.clock, params, self.rng, self._beam)
+        self.launcher = Launcher(self.clock, params, self._beam)
         # Inputs at rest: lid shut (switch pulls low), button up (pull-up), beam whole.
         self._pin["lid"].drive(False)
         self._pin["button"].drive(True)

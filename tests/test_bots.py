@@ -4,7 +4,6 @@ The bots fail loudly if any move they make is refused, or if a card is ever lost
 (magazine + slot + hands + pile = the deck, checked after every line)."""
 
 import json
-import random
 import subprocess
 import sys
 

@@ -1,6 +1,5 @@
 """The config file: defaults, the example file, and clear errors that name the key."""
 
-import tomllib
 from pathlib import Path
 
 import pytest

@@ -45,7 +45,6 @@ def test_1000_injected_jams_are_all_detected_within_the_jam_timeout():
         rig.world.load(12)
         bench.launcher.load(12)
         rig.world.arm_jam()
-        start = rig.clock.now()
         bench.launcher.enqueue(Shot(seat=None, reason="draw", planned=rng.randint(1, 12)))
         rig.settle()
         jam_events = [e for e in bench.events if e[0] == "jam"]
