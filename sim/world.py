@@ -35,6 +35,7 @@ class ShooterWorld:
         self.rng = random.Random(f"sim-{seed}")
         self._exit_active_low = exit_active_low
         self.lid_open = False
+        self._lid_bounces: list = []
         self.beeps: list[tuple[float, float]] = []  # (start, seconds) of every beep heard
         self._beep_started: float | None = None
         self.motor_with_lid_open: list[tuple[float, float]] = []  # (start, end) violations
@@ -69,8 +70,10 @@ class ShooterWorld:
         self.clock.call_at(max(t, now + hold), lambda: self._bounce(self.clock.now(), self._pin["button"], final=True),
                            name="button-release")
 
-    def _bounce(self, start: float, pin: SimPin, final: bool, count: int | None = None) -> float:
-        """Drive ``pin`` to ``final`` through a few bounces; returns when it is stable."""
+    def _bounce(self, start: float, pin: SimPin, final: bool, count: int | None = None,
+                timers: list | None = None) -> float:
+        """Drive ``pin`` to ``final`` through a few bounces; returns when it is stable.
+        The bounce timers are added to ``timers`` if given (so they can be called off)."""
         n = self.rng.randint(0, self.params.bounce_max) if count is None else count
         t = start
         levels = []
@@ -80,12 +83,17 @@ class ShooterWorld:
         for i, level in enumerate(levels):
             if i:
                 t += self.rng.uniform(0.0002, self.params.bounce_gap)
-            self.clock.call_at(t, (lambda lv=level: pin.drive(lv)), name="bounce")
+            timer = self.clock.call_at(t, (lambda lv=level: pin.drive(lv)), name="bounce")
+            if timers is not None:
+                timers.append(timer)
         return t
 
     def open_lid(self) -> None:
         """The lid opens: one clean edge (a reed switch opens cleanly); a jam falls free."""
         self.lid_open = True
+        for timer in self._lid_bounces:  # a lid still bouncing shut is pulled open again
+            timer.cancel()
+        self._lid_bounces.clear()
         self._pin["lid"].drive(True)
         self._check_safety()
         self.launcher.clear_jam()
@@ -93,7 +101,9 @@ class ShooterWorld:
     def close_lid(self) -> None:
         """The lid shuts: the switch bounces, then reads closed."""
         self.lid_open = False
-        self._bounce(self.clock.now(), self._pin["lid"], final=False, count=self.params.lid_bounces)
+        self._lid_bounces.clear()
+        self._bounce(self.clock.now(), self._pin["lid"], final=False, count=self.params.lid_bounces,
+                     timers=self._lid_bounces)
         self._check_safety()
 
     def load(self, cards) -> None:

@@ -149,3 +149,15 @@ def test_every_card_is_accounted_for_under_any_sequence_of_operations(ops, seed)
         assert r.world.cards_in_shooter + r.world.cards_out == r.world.launcher.loaded
     finally:
         r.hw.close()
+
+
+def test_a_lid_opened_while_it_still_bounces_shut_stays_open(rig):
+    # found by the property test above: the closing bounces must not drive the pin after an open
+    rig.world.close_lid()
+    rig.world.open_lid()
+    rig.wait(0.5)
+    assert rig.hw.lid.is_open
+    from hal import LidOpenError
+    with pytest.raises(LidOpenError):
+        rig.hw.motor.forward()
+    assert rig.world.unsafe_time() == 0.0
