@@ -166,19 +166,25 @@ class BotTable:
             if self.rng.random() < self.jam:
                 self.send("sim jam")
             if game["owed"]:
-                self.send("press")     # the one who owes presses (the card's player for an Extreme Hit)
+                # the one who owes presses presses (the card's player for an Extreme Hit)
+                if not self.send("press", may_fail=True)["ok"]:
+                    self._stuck_press()
                 self.stats["owed presses"] += 1
             else:
                 self._turn(game["current"])
 
-    def _next_seat(self, seat: int) -> int:
-        game = self.status()["game"]
-        step = 1 if game["direction"] == "cw" else -1
-        nxt = seat
-        while True:
-            nxt = (nxt - 1 + step) % self.players + 1
-            if nxt not in game["out"]:
-                return nxt
+    def _stuck_press(self) -> None:
+        """A press the shooter refused as empty, with nothing on the pile to refill it from (every card
+        is in a hand: a rare state of two-player games). House rule of the bots: the fullest hand puts
+        one card back into the shooter, and the press is made again."""
+        richest = max(self.hands, key=lambda s: len(self.hands[s]))
+        card = self.hands[richest].pop(self.rng.randrange(len(self.hands[richest])))
+        self.world.open_lid()
+        self.world.load([card])
+        self.world.close_lid()
+        self._send("magazine cards=1")
+        self.stats["cards put back"] += 1
+        self.send("press")
 
     def _playable(self, card: Card) -> bool:
         top = self.pile[-1]
@@ -189,18 +195,12 @@ class BotTable:
         hand = self.hands[seat]
         choices = [c for c in hand if self._playable(c)]
         if not choices or self.rng.random() < 0.1:
-            reply = self.send("press", may_fail=True)        # T-PRESS: can't or won't play
-            if reply["ok"]:
+            if self.send("press", may_fail=True)["ok"]:    # T-PRESS: can't or won't play
                 self.stats["draws"] += 1
-            elif reply["error"] == "empty" and len(self.pile) < 2 and not choices:
-                # nothing in the shooter and nothing to refill it with: the table lets the turn pass
-                nxt = self._next_seat(seat)
-                self.send(f"set current={nxt}")
-                self.stats["passes"] += 1
-            elif reply["error"] == "empty" and choices:
-                self._play(seat, choices[0])
+            elif choices:
+                self._play(seat, choices[0])                # the shooter is empty: play after all
             else:
-                raise BotError(f"'press' was refused: {reply}")
+                self._stuck_press()
             return
         if self.rng.random() < self.wrong_card:
             wrong = [c for c in hand if not self._playable(c)]
