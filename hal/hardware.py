@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .beeper import GpioBeeper
-from .clock import Clock
+from .clock import Clock, MonotonicClock
 from .inputs import GpioButton, GpioExitSensor, GpioLid, Post
 from .motor import GpioMotor
 from .servo import GpioServo
@@ -22,6 +22,7 @@ class Hardware:
     """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter."""
 
     def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None):
+        backstop = isinstance(clock, MonotonicClock)  # a thread on wall time: never in virtual time
         self.settings = settings
         self.clock = clock
         self._closed = False
@@ -33,7 +34,7 @@ class Hardware:
                                          pin_factory=pin_factory))
             self.motor = self._add(GpioMotor(pins.motor_forward, pins.motor_backward, lid=self.lid,
                                              clock=clock, settings=settings.motor,
-                                             pin_factory=pin_factory))
+                                             pin_factory=pin_factory, backstop=backstop))
             self.button = self._add(GpioButton(pins.button, clock=clock, post=post,
                                                debounce=settings.inputs.button_debounce,
                                                pin_factory=pin_factory))
@@ -51,6 +52,9 @@ class Hardware:
             raise
         self.on_lid_open: Callable[[], None] | None = None  # called once the motor is already off
         self.lid.on_open = self._lid_opened
+        # The one thing done on the GPIO thread: the lid opening cuts the motor pins at once,
+        # without waiting for the loop (which may be busy). Pins only, under the motor's lock.
+        self.lid.on_raw_open = self.motor.emergency_stop
 
     def _add(self, part):
         self._parts.append(part)
@@ -62,7 +66,7 @@ class Hardware:
             self.on_lid_open()
 
     def safe_stop(self) -> None:
-        """Motor off and beeper quiet; never raises."""
+        """Motor off; never raises."""
         motor = getattr(self, "motor", None)
         if motor is not None:
             try:

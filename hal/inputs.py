@@ -33,11 +33,19 @@ class DebouncedInput:
         self._name = name
         self._timer: Timer | None = None
         self.on_change: Callable[[bool], None] | None = None
+        # Called on the GPIO library's thread with the raw level, before the edge is posted.
+        # Only for hardware safety that cannot wait for the loop (the lid cutting the motor).
+        self.on_raw_edge: Callable[[bool], None] | None = None
         self.device = DigitalInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
         self._raw = self._stable = bool(self.device.is_active)
         # These run on the GPIO library's thread: post, never touch state.
-        self.device.when_activated = lambda: post(lambda: self._edge(True))
-        self.device.when_deactivated = lambda: post(lambda: self._edge(False))
+        self.device.when_activated = lambda: self._raw_edge(True, post)
+        self.device.when_deactivated = lambda: self._raw_edge(False, post)
+
+    def _raw_edge(self, level: bool, post: Post) -> None:
+        if self.on_raw_edge is not None:
+            self.on_raw_edge(level)
+        post(lambda: self._edge(level))
 
     @property
     def active(self) -> bool:
@@ -113,6 +121,9 @@ class GpioLid:
                                      settle_active=close_debounce, settle_inactive=0.0,
                                      pin_factory=pin_factory, name="lid")
         self._input.on_change = self._changed
+        self.on_raw_open: Callable[[], None] | None = None  # GPIO thread; see Hardware
+        self._input.on_raw_edge = lambda closed: (not closed and self.on_raw_open is not None
+                                                  and self.on_raw_open())
 
     @property
     def is_open(self) -> bool:

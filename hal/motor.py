@@ -6,10 +6,17 @@ Whoever calls it, the motor
 - stops itself after ``max_on_time`` seconds of continuous running, then
   reports ``on_fault("max-on-time")``: a jammed roller must not burn.
 Stopping never fails.
+
+Switching on and the emergency stop share one lock, so the lid check and the
+switch-on happen as one step against a lid opening on the GPIO thread. With a
+real clock a backstop thread also cuts the motor shortly after the maximum
+on-time, in case the control loop itself is stuck (the loop's own timer is the
+one that reports the fault).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 from gpiozero import Motor as GpioMotorDevice
@@ -23,11 +30,16 @@ from .settings import MotorSettings
 class GpioMotor:
     """A DC motor on a friction roller behind an H-bridge (forward / backward pins)."""
 
+    BACKSTOP_MARGIN = 0.25  # seconds after max_on_time that the backstop thread acts
+
     def __init__(self, forward_pin: int, backward_pin: int, *, lid: Lid, clock: Clock,
-                 settings: MotorSettings = MotorSettings(), pin_factory=None):
+                 settings: MotorSettings = MotorSettings(), pin_factory=None, backstop: bool = False):
         self._lid = lid
         self._clock = clock
         self._settings = settings
+        self._lock = threading.RLock()
+        self._backstop_enabled = backstop
+        self._backstop: threading.Timer | None = None
         self._guard: Timer | None = None
         self._direction: str | None = None
         self._closed = False
@@ -54,27 +66,44 @@ class GpioMotor:
             raise DeviceClosedError("the motor is closed")
         if not 0.0 < duty <= 1.0:
             raise ValueError(f"duty must be in (0, 1], got {duty!r}")
-        if self._lid.is_open:
-            self.stop()
-            raise LidOpenError("the lid is open: the motor stays off")
-        if self._guard is None:
-            # The on-time counts from switching on, across direction changes.
-            self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
-                                                 name="motor-max-on-time")
-        if direction == "forward":
-            self.device.forward(duty)
-        else:
-            self.device.backward(duty)
-        self._direction = direction
+        with self._lock:  # the lid may open on the GPIO thread between the check and the switch-on
+            if self._lid.is_open:
+                self.stop()
+                raise LidOpenError("the lid is open: the motor stays off")
+            if self._guard is None:
+                # The on-time counts from switching on, across direction changes.
+                self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
+                                                     name="motor-max-on-time")
+                if self._backstop_enabled:
+                    self._backstop = threading.Timer(self._settings.max_on_time + self.BACKSTOP_MARGIN,
+                                                     self.emergency_stop)
+                    self._backstop.daemon = True
+                    self._backstop.start()
+            if direction == "forward":
+                self.device.forward(duty)
+            else:
+                self.device.backward(duty)
+            self._direction = direction
 
     def stop(self) -> None:
         """Switch the motor off. Never raises, also after close."""
-        if self._guard is not None:
-            self._guard.cancel()
-            self._guard = None
-        self._direction = None
-        if not self._closed:
-            self.device.stop()
+        with self._lock:
+            if self._guard is not None:
+                self._guard.cancel()
+                self._guard = None
+            if self._backstop is not None:
+                self._backstop.cancel()
+                self._backstop = None
+            self._direction = None
+            if not self._closed:
+                self.device.stop()
+
+    def emergency_stop(self) -> None:
+        """Cut the motor pins from any thread (the lid's GPIO callback, the backstop, a signal
+        handler). Touches nothing but the pins; the loop's own handling follows."""
+        with self._lock:
+            if not self._closed:
+                self.device.stop()
 
     def _over_time(self) -> None:
         self._guard = None

@@ -173,15 +173,19 @@ def _run_virtual(app, fmt: str) -> int:
 def _run_real(app, consoles: list[str], config, fmt: str) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
-    from .consoles import SerialConsole, TcpConsole, read_lines, stream_sink
+    from .consoles import QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
     from .service import notify, watchdog_interval
     loop, controller = app.loop, app.controller
     log = app.log
     closers = []
     for kind in consoles:
         if kind == "stdio":
-            sink = stream_sink(sys.stdout.buffer, fmt)
+            def write_out(data: bytes) -> None:
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()
+            sink = QueuedSink(write_out, name="stdout-writer", encode=encoder(fmt))
             controller.add_sink(sink)
+            closers.append(lambda sink=sink: sink.close(wait=5.0))  # what was answered gets out
 
             def stop_when_idle():
                 # end of input ends the program, once what the input started is over (bursts, turns)
@@ -206,7 +210,8 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
             closers.append(serial_console.close)
 
     def on_signal(signum, _frame):
-        loop.stop()  # the loop returns, the with-block closes the hardware: motor off
+        app.hw.motor.emergency_stop()  # at once, even if the loop is busy
+        loop.stop()  # the loop returns, the with-block closes the hardware
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
 
@@ -220,6 +225,7 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
     try:
         loop.run_forever()
     finally:
+        app.hw.safe_stop()
         notify("STOPPING=1")
         for close in closers:
             close()

@@ -194,6 +194,12 @@ def parse_config(data: dict) -> Config:
     if profile not in PROFILES and profile not in profiles:
         raise _err("scheduler.profile", f"no profile {profile!r} (built in: {', '.join(PROFILES)}; "
                                         f"defined: {', '.join(profiles) or 'none'})")
+    chosen = PROFILES.get(profile) or profile_from_config(profile, profiles[profile])
+    longest = launcher.spin_up + chosen.max_burst * launcher.seconds_per_card
+    if longest >= motor.max_on_time:
+        raise _err("motor.max_on_time", f"must be longer than the longest burst of profile {profile!r} "
+                                        f"({chosen.max_burst} cards = {longest:.2f} s by motor.spin_up and "
+                                        f"motor.seconds_per_card), got {motor.max_on_time}")
 
     rules = _table("rules", data.get("rules", {}))
     from .table import RuleOptions

@@ -9,6 +9,7 @@ are reopened when the link comes back.
 
 from __future__ import annotations
 
+import queue
 import socket
 import threading
 from typing import BinaryIO, Callable, Iterator
@@ -72,13 +73,72 @@ def human(obj: dict) -> str:
     return f"{obj['reply']}: ok\n" + "\n".join(field(k, v) for k, v in rest.items())
 
 
+def encoder(fmt: str = "json") -> Callable[[dict], bytes]:
+    """One output line for a reply or an event: JSON, or the readable form for a terminal."""
+    def encode(obj: dict) -> bytes:
+        return ((human(obj) if fmt == "human" else dumps(obj)) + "\n").encode("utf-8")
+    return encode
+
+
 def stream_sink(stream: BinaryIO, fmt: str = "json") -> Sink:
-    """A sink writing one line per object to a binary stream."""
+    """A sink writing one line per object to a binary stream, at once (virtual time: the loop and
+    the output are one thread; real time uses a :class:`QueuedSink`)."""
+    encode = encoder(fmt)
+
     def write(obj: dict) -> None:
-        text = human(obj) if fmt == "human" else dumps(obj)
-        stream.write(text.encode("utf-8") + b"\n")
+        stream.write(encode(obj))
         stream.flush()
     return write
+
+
+class QueuedSink:
+    """A sink that never blocks the loop: lines go into a bounded queue that a writer thread of
+    this connection empties. A client that stops reading (a phone out of range) fills its queue;
+    then ``on_overflow`` is called once (drop the client) and further lines are discarded."""
+
+    def __init__(self, write: Callable[[bytes], None], *, name: str, limit: int = 1000,
+                 on_overflow: Callable[[], None] = lambda: None, on_error: Callable[[Exception], None] = None,
+                 encode: Callable[[dict], bytes] = lambda obj: dumps(obj).encode("utf-8") + b"\n"):
+        self._write = write
+        self._encode = encode
+        self._queue: queue.Queue = queue.Queue(maxsize=limit)
+        self._on_overflow = on_overflow
+        self._on_error = on_error or (lambda exc: None)
+        self.alive = True
+        self.dropped = 0
+        self._thread = threading.Thread(target=self._drain, name=name, daemon=True)
+        self._thread.start()
+
+    def __call__(self, obj: dict) -> None:
+        if not self.alive:
+            self.dropped += 1
+            return
+        try:
+            self._queue.put_nowait(self._encode(obj))
+        except queue.Full:
+            self.dropped += 1
+            self.alive = False
+            self._on_overflow()
+
+    def _drain(self) -> None:
+        while True:
+            data = self._queue.get()
+            if data is None:
+                return
+            try:
+                self._write(data)
+            except Exception as exc:  # the transport is gone or timed out
+                self._on_error(exc)
+
+    def close(self, wait: float | None = None) -> None:
+        """No more lines; with ``wait``, give the writer that long to send what is queued."""
+        self.alive = False
+        try:
+            self._queue.put(None, timeout=wait or 0.0) if wait else self._queue.put_nowait(None)
+        except queue.Full:
+            pass
+        if wait:
+            self._thread.join(wait)
 
 
 class TcpConsole:
@@ -101,20 +161,13 @@ class TcpConsole:
             threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
 
     def _serve(self, conn: socket.socket) -> None:
-        conn.settimeout(None)
-        lock = threading.Lock()
-        alive = [True]
-
-        def sink(obj: dict) -> None:
-            if not alive[0]:
-                return
+        def hang_up(*_):
             try:
-                with lock:
-                    conn.settimeout(2.0)  # a stuck client must not stall the loop for long
-                    conn.sendall(dumps(obj).encode("utf-8") + b"\n")
+                conn.shutdown(socket.SHUT_RDWR)  # ends the reader below too
             except OSError:
-                alive[0] = False
+                pass
 
+        sink = QueuedSink(conn.sendall, name="tcp-writer", on_overflow=hang_up, on_error=hang_up)
         self._post(lambda: self._controller.add_sink(sink))
         try:
             for line in read_lines(conn.recv):
@@ -122,7 +175,7 @@ class TcpConsole:
         except OSError:
             pass
         finally:
-            alive[0] = False
+            sink.close()
             self._post(lambda: self._controller.remove_sink(sink))
             conn.close()
 
@@ -150,21 +203,14 @@ class SerialConsole:
 
         while not self._stop.is_set():
             try:
-                port = serial.Serial(self.device, self._baudrate, timeout=None)
+                # a write that cannot go out within 2 s (link gone) is dropped by the writer thread
+                port = serial.Serial(self.device, self._baudrate, timeout=None, write_timeout=2.0)
             except (OSError, serial.SerialException) as exc:
                 self._log(f"uno-shooter: console {self.device}: {exc}; retrying")
                 self._stop.wait(self._interval)
                 continue
             self._log(f"uno-shooter: console {self.device} open")
-            lock = threading.Lock()
-
-            def sink(obj: dict, port=port) -> None:
-                try:
-                    with lock:
-                        port.write(dumps(obj).encode("utf-8") + b"\n")
-                except (OSError, serial.SerialException):
-                    pass
-
+            sink = QueuedSink(port.write, name=f"serial-writer {self.device}")
             self._post(lambda: self._controller.add_sink(sink))
             try:
                 for line in read_lines(lambda n: port.read(1) + port.read(min(n, port.in_waiting))):
@@ -172,7 +218,8 @@ class SerialConsole:
             except (OSError, serial.SerialException) as exc:
                 self._log(f"uno-shooter: console {self.device} lost: {exc}")
             finally:
-                self._post(lambda: self._controller.remove_sink(sink))
+                sink.close()
+                self._post(lambda sink=sink: self._controller.remove_sink(sink))
                 try:
                     port.close()
                 except Exception:

@@ -125,14 +125,20 @@ class Controller:
         for event in events:
             event = dict(event)
             self.emit(event.pop("event"), **event)
-        self._save()
         if shot is not None:
             self.launcher.enqueue(shot)  # before re-aiming: the presser's cards first
+        self._save()
         self._aim_by_rules()
 
     def _save(self) -> None:
-        if self.store is not None:
+        """Write the game; a failure (full disk, read-only card) is announced, the game goes on:
+        the command has been carried out and must not be reported as rejected."""
+        if self.store is None:
+            return
+        try:
             self.store.save(self.table.to_dict())
+        except OSError as exc:
+            self.emit("save-failed", path=str(self.store.path), message=str(exc))
 
     def _aim_by_rules(self) -> None:
         """S-AIM: point where the table says (nothing to do without a game)."""

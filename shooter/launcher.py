@@ -105,6 +105,7 @@ class Launcher:
         self.aimed_seat: int | None = None
         self._target_seat: int | None = None
         self._timer: Timer | None = None
+        self._burst_started = 0.0
         self._blocked_before_lid: str | None = None
         self.on_lid_cycled: Callable[[], None] | None = None
         self.machine = Machine(model=self, states=STATES, transitions=TRANSITIONS, initial="booting",
@@ -182,7 +183,7 @@ class Launcher:
         if self.state != "ready":
             return
         while self.queue and self.queue[0].planned == 0:
-            self.on_shot(self.queue.popleft())  # nothing comes out: no need to turn or run
+            self._report(self.queue.popleft())  # nothing comes out: no need to turn or run
         if self.queue:
             seat = self.queue[0].seat
             if seat is not None and seat != self.aimed_seat:
@@ -213,12 +214,14 @@ class Launcher:
 
     def on_enter_firing(self) -> None:
         self.current = self.queue.popleft()
+        self._burst_started = self.clock.now()
         try:
             self.hw.motor.forward(self.settings.duty)
         except LidOpenError:
-            # The lid opened between the check and now; its event is on the queue.
+            # The lid opened between the check and now: the shot waits, the lid rules.
             self.queue.appendleft(self.current)
             self.current = None
+            self.lid_was_opened()
             return
         if self.hw.exit_sensor is None:
             run = self.settings.spin_up + self.current.planned * self.settings.seconds_per_card
@@ -243,10 +246,8 @@ class Launcher:
 
     def _timed_burst_over(self) -> None:
         self._timer = None
-        shot = self.current
-        shot.ejected = None
         if self.cards is not None:
-            self.cards = max(0, self.cards - shot.planned)
+            self.cards = max(0, self.cards - self.current.planned)
         self._finish_burst()
 
     def _finish_burst(self) -> None:
@@ -254,6 +255,11 @@ class Launcher:
         self.hw.motor.stop()
         shot, self.current = self.current, None
         self.burst_done()
+        self._report(shot)
+
+    def _report(self, shot: Shot) -> None:
+        if self.hw.exit_sensor is None:
+            shot.ejected = None  # nothing counted the cards
         self.on_shot(shot)
 
     def on_enter_retracting(self) -> None:
@@ -263,6 +269,7 @@ class Launcher:
         try:
             self.hw.motor.backward(self.settings.retract_duty)
         except LidOpenError:
+            self.lid_was_opened()
             return
         def done():
             self._timer = None
@@ -299,7 +306,12 @@ class Launcher:
         if self.current is not None:
             shot, self.current = self.current, None
             shot.interrupted = why
-            self.on_shot(shot)
+            if self.hw.exit_sensor is None and self.cards is not None:
+                # no counting: take off what the motor time so far has shot, by the calibration
+                ran = self.clock.now() - self._burst_started - self.settings.spin_up
+                shot_out = min(shot.planned, max(0, int(ran / self.settings.seconds_per_card)))
+                self.cards = max(0, self.cards - shot_out)
+            self._report(shot)
 
     # ---- the lid ----
     def lid_was_opened(self) -> None:
@@ -324,8 +336,8 @@ class Launcher:
         blocked, self._blocked_before_lid = self._blocked_before_lid, None
         if blocked in ("jammed", "empty"):
             self.emit("cleared", seat=self.aimed_seat)
-        if self.cards == 0 and blocked == "empty":
-            self.cards = None  # refilled by hand: count unknown until told
+        if self.cards == 0:
+            self.cards = None  # perhaps refilled by hand: the count is unknown until told
         self.lid_closed()
         if self.on_lid_cycled is not None:
             self.on_lid_cycled()

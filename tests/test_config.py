@@ -103,3 +103,9 @@ def test_fuzz_any_file_gives_a_config_or_a_config_error(tmp_path_factory, data):
         load_config(path)
     except ConfigError as exc:
         assert str(path) in str(exc)
+
+
+def test_the_longest_burst_must_fit_in_the_maximum_on_time():
+    with pytest.raises(ConfigError, match="motor.max_on_time: must be longer than the longest burst"):
+        parse_config({"motor": {"max_on_time": 1.0, "seconds_per_card": 0.1}})
+    parse_config({"motor": {"max_on_time": 1.5, "seconds_per_card": 0.1}})   # 0.06 + 12 x 0.1 fits

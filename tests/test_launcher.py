@@ -183,3 +183,40 @@ def test_the_state_diagram_in_the_docs_matches_the_code():
     from pathlib import Path
     doc = (Path(__file__).parent.parent / "docs" / "shooter.md").read_text()
     assert launcher_diagram().strip() in doc
+
+
+def test_a_lid_opened_just_before_firing_takes_the_shooter_to_lid_open_and_keeps_the_shot(bench):
+    bench.rig.world.open_lid()            # the edge is posted, not yet handled
+    bench.launcher.enqueue(Shot(seat=None, reason="draw", planned=3))
+    assert bench.launcher.state == "lid_open" and len(bench.launcher.queue) == 1
+    assert not bench.rig.motor_pins_on()
+    bench.rig.settle()
+    bench.rig.world.close_lid()
+    bench.rig.settle()
+    assert bench.shots[-1].ejected == 3   # served once the lid was shut
+
+
+def test_a_count_of_zero_becomes_unknown_when_the_lid_is_cycled(make_rig):
+    rig = make_rig(cards=3)
+    b = Bench(rig, cards=3)
+    b.launcher.enqueue(Shot(seat=None, reason="draw", planned=8))
+    rig.wait(0.4)                          # three cards out, the count is 0, still firing
+    assert b.launcher.cards == 0 and b.launcher.state == "firing"
+    rig.world.open_lid()
+    rig.settle()
+    rig.world.load(20)                     # refilled by hand
+    rig.world.close_lid()
+    rig.settle()
+    assert b.launcher.cards is None and b.launcher.refusal(owed=False) is None
+
+
+def test_without_the_exit_sensor_nothing_is_reported_as_counted(make_rig):
+    rig = make_rig(settings=HardwareSettings(pins=replace(PinMap(), exit_sensor=None)))
+    b = Bench(rig, cards=50)
+    assert b.shoot(0).ejected is None
+    b.launcher.enqueue(Shot(seat=None, reason="draw", planned=10))
+    rig.wait(0.06 + 0.09 * 4 + 0.01)       # spin-up and four cards' worth of motor time
+    rig.world.open_lid()
+    rig.settle()
+    assert b.shots[-1].ejected is None and b.shots[-1].interrupted == "lid"
+    assert b.launcher.cards == 46          # the calibrated estimate of what came out

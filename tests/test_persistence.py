@@ -135,3 +135,21 @@ def test_200_sigkills_at_random_points_each_resume_from_the_last_answered_comman
     kills, ahead, unanswered = _kill_runs(200, tmp_path, seed=2)
     print(f"200 kills: {unanswered} before the last line's reply, {ahead} restarts found it saved")
     assert kills == 200 and unanswered > 0
+
+
+def test_a_failed_save_is_announced_and_the_command_still_counts(tmp_path, mocker):
+    import errno
+    mocker.patch("shooter.persist.os.fsync", side_effect=OSError(errno.ENOSPC, "No space left on device"))
+    out = run_console(["game new players=3 dealer=3", "round start first=5", "press"], state_dir=tmp_path)
+    replies = [o for o in out if "reply" in o]
+    assert [r["ok"] for r in replies] == [True, True, True]
+    assert any(o.get("event") == "save-failed" and "No space" in o["message"] for o in out)
+    assert any(o.get("event") == "shot" for o in out)   # the press was served
+    assert [p.name for p in tmp_path.iterdir()] == []   # no half-written or temporary file left
+
+
+def test_a_short_write_is_completed(tmp_path, mocker):
+    real_write = os.write
+    mocker.patch("shooter.persist.os.write", side_effect=lambda fd, data: real_write(fd, bytes(data[:7])))
+    Store(tmp_path).save({"long": "x" * 100})
+    assert Store(tmp_path).load() == {"long": "x" * 100}

@@ -1,0 +1,81 @@
+"""Safety that must not depend on the control loop being free: the lid cutting the motor on the
+GPIO thread, the real-time backstop, and consoles that can never block the loop."""
+
+import threading
+
+from hal import Hardware, HardwareSettings, MonotonicClock, MotorSettings
+from shooter.consoles import QueuedSink
+from shooter.loop import ControlLoop
+from sim import ShooterWorld, SimFactory
+
+
+def test_the_lid_opening_cuts_the_motor_before_the_loop_runs(rig):
+    rig.hw.motor.forward()
+    rig.wait(0.05)
+    rig.world.open_lid()          # the GPIO callback ran; nothing posted has been handled yet
+    assert not rig.motor_pins_on()
+    assert rig.world.unsafe_time() == 0.0
+
+
+def test_emergency_stop_works_from_another_thread(rig):
+    rig.hw.motor.forward()
+    t = threading.Thread(target=rig.hw.motor.emergency_stop)
+    t.start()
+    t.join()
+    assert not rig.motor_pins_on()
+
+
+def test_with_a_real_clock_a_backstop_stops_the_motor_even_if_the_loop_never_runs():
+    clock = MonotonicClock()
+    loop = ControlLoop(clock)           # never run: as if the loop were stuck
+    factory = SimFactory(clock)
+    ShooterWorld(factory, seed=1)
+    settings = HardwareSettings(motor=MotorSettings(max_on_time=0.1))
+    stopped = threading.Event()
+    pin = factory.sim_pin(settings.pins.motor_forward)
+    pin.listeners.append(lambda p, value: value == 0 and stopped.set())
+    with Hardware(settings, clock=clock, post=loop.post, pin_factory=factory) as hw:
+        hw.motor.forward()
+        assert pin.state > 0
+        assert stopped.wait(5.0), "the backstop did not cut the motor"
+        assert pin.state == 0
+
+
+def test_a_console_that_stops_reading_never_blocks_the_loop():
+    gate = threading.Event()
+    written, overflowed = [], []
+
+    def stuck_write(data):
+        gate.wait(5.0)  # a Bluetooth link out of range
+        written.append(data)
+    sink = QueuedSink(stuck_write, name="test", limit=10, on_overflow=lambda: overflowed.append(1))
+    for i in range(100):  # returns at once every time
+        sink({"event": "x", "i": i})
+    assert overflowed == [1] and not sink.alive and sink.dropped > 0
+    gate.set()
+    sink.close(wait=5.0)
+    assert len(written) >= 10
+
+
+def test_a_queued_sink_writes_everything_in_order_and_flushes_on_close():
+    written = []
+    sink = QueuedSink(written.append, name="test")
+    for i in range(50):
+        sink({"reply": "x", "i": i})
+    sink.close(wait=5.0)
+    assert [int(w.split(b'"i": ')[1].rstrip(b"}\n")) for w in written] == list(range(50))
+
+
+def test_a_write_error_is_reported_and_does_not_kill_the_writer():
+    errors, written = [], []
+
+    def flaky(data):
+        if not errors:
+            errors.append(1)
+            raise OSError("link lost")
+        written.append(data)
+    sink = QueuedSink(flaky, name="test", on_error=lambda exc: None)
+    sink({"a": 1})
+    sink({"a": 2})
+    sink.close(wait=5.0)
+    assert errors == [1] and written == [b'{"a": 2}\n']
