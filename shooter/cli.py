@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         app = App(config, sim=args.sim, virtual=args.clock == "virtual", seed=args.seed,
                   state_dir=state_dir, exit_sensor=not args.no_exit_sensor)
     except Exception as exc:
-        print(f"uno-shooter: cannot start: {exc}", file=sys.stderr)
+        hint = "" if args.sim else " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
+        print(f"uno-shooter: cannot start: {exc}{hint}", file=sys.stderr)
         return 1
     with app:
         fmt = args.format
