@@ -361,5 +361,6 @@ def launcher_diagram() -> str:
         pass
 
     machine = GraphMachine(model=_Model(), states=STATES, transitions=TRANSITIONS, initial="booting",
-                           auto_transitions=False, graph_engine="mermaid", show_conditions=True)
+                           auto_transitions=False, graph_engine="mermaid", show_conditions=True,
+                           title="Shooter states")
     return machine.model.get_graph().draw(None)
