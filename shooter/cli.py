@@ -210,9 +210,14 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
                                            log=log)
             closers.append(serial_console.close)
 
-    def on_signal(signum, _frame):
+    def halt():
         app.hw.motor.emergency_stop()  # at once, even if the loop is busy
         loop.stop()  # the loop returns, the with-block closes the hardware
+
+    def on_signal(signum, _frame):
+        # The handler runs on the loop's own thread, possibly while that thread holds the lock
+        # of the loop's wake-up Event: setting the Event here could deadlock. A thread does it.
+        threading.Thread(target=halt, name="halt", daemon=True).start()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
 

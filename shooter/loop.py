@@ -33,12 +33,14 @@ class ControlLoop:
 
     # ---- from any thread ----
     def post(self, fn: Callable[[], None]) -> None:
-        """Queue ``fn`` to run on the loop. Safe from any thread; never blocks."""
+        """Queue ``fn`` to run on the loop. Safe from any thread (not from a signal handler on the
+        loop's thread, see :meth:`stop`); never blocks."""
         self._queue.append(fn)
         self._wake.set()
 
     def stop(self) -> None:
-        """Ask :meth:`run_forever` to return (from any thread)."""
+        """Ask :meth:`run_forever` to return (from any thread, but not from a signal handler
+        running on the loop's thread: the wake-up Event's lock may be held there)."""
         self._stopped = True
         self._wake.set()
 
