@@ -16,7 +16,18 @@ ROOT = Path(__file__).parent.parent
 def start(args, env=None):
     return subprocess.Popen([sys.executable, "-m", "shooter", "run", "--sim", "--seed", "1", *args],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, **(env or {})})
+                            env={**os.environ, "PYTHONFAULTHANDLER": "1", **(env or {})})
+
+
+def terminate(proc) -> int:
+    """SIGTERM, and the exit status; a process that hangs is made to dump its threads' stacks."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
+        proc.wait()
+        pytest.fail("no exit 10 s after SIGTERM:\n" + proc.stderr.read().decode()[-6000:])
 
 
 def tcp_port(proc) -> int:
@@ -37,8 +48,7 @@ def test_tcp_console_on_loopback_answers_and_sigterm_ends_the_service_cleanly():
             version = json.loads(f.readline())
             assert status["reply"] == "status" and status["shooter"]["state"] == "ready"
             assert version == {"reply": "version", "ok": True, "version": version["version"], "protocol": 1}
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
+        assert terminate(proc) == 0
     finally:
         proc.kill()
         proc.wait()
@@ -59,8 +69,7 @@ def test_every_tcp_client_gets_the_events():
         assert json.loads(a.readline())["event"] == "lid"
         assert json.loads(b.readline()) == {"event": "lid", "t": pytest.approx(0, abs=60), "state": "open"}
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=10)
+        assert terminate(proc) == 0
 
 
 def test_the_service_tells_systemd_it_is_ready(tmp_path):
@@ -72,8 +81,7 @@ def test_the_service_tells_systemd_it_is_ready(tmp_path):
     try:
         messages = {sock.recv(100).decode() for _ in range(2)}
         assert messages == {"READY=1", "WATCHDOG=1"}
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
+        assert terminate(proc) == 0
         assert sock.recv(100) in (b"STOPPING=1", b"WATCHDOG=1")
     finally:
         proc.kill()
@@ -107,7 +115,6 @@ def test_serial_console_on_a_pseudo_terminal_answers():
         reply = json.loads(data.split(b"\n")[0])
         assert reply["reply"] == "version" and reply["protocol"] == 1
     finally:
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
+        assert terminate(proc) == 0
         os.close(master)
         os.close(slave)
