@@ -179,6 +179,9 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
     loop, controller = app.loop, app.controller
     log = app.log
     closers = []
+    # Console threads inherit this mask: SIGTERM and SIGINT then reach the loop's thread, which
+    # they wake at once (a signal that lands on another thread waits for the loop's next look).
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     for kind in consoles:
         if kind == "stdio":
             def write_out(data: bytes) -> None:
@@ -220,6 +223,7 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
         threading.Thread(target=halt, name="halt", daemon=True).start()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
 
     interval = watchdog_interval()
     if interval and config.watchdog:

@@ -23,6 +23,10 @@ from hal.clock import Clock, VirtualClock
 class ControlLoop:
     """Runs posted callables and clock timers on one thread."""
 
+    # Real time: the longest the loop sleeps without looking up. A signal the kernel delivered to
+    # another thread runs its Python handler only once this thread runs bytecode again.
+    MAX_WAIT = 0.5
+
     def __init__(self, clock: Clock):
         self.clock = clock
         self.virtual = isinstance(clock, VirtualClock)
@@ -127,7 +131,7 @@ class ControlLoop:
             if self._stopped:
                 break
             nxt = self.clock.next_deadline()
-            timeout = None if nxt is None else max(0.0, nxt - self.clock.now())
+            timeout = self.MAX_WAIT if nxt is None else min(self.MAX_WAIT, max(0.0, nxt - self.clock.now()))
             self._wake.wait(timeout)
             self._wake.clear()
         self.run_pending()
