@@ -2,7 +2,9 @@
 
 The controller (``shooter``) programs against these and never against gpiozero.
 Every method is called on the control loop's thread; every ``on_*`` callback a
-part makes is also made on that thread (GPIO callbacks only post to the loop).
+part makes is also made on that thread (GPIO callbacks only post to the loop),
+with one exception for safety: the lid's ``on_raw_open`` runs on the GPIO thread
+and may only call ``Motor.emergency_stop``.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ class Motor(Protocol):
 
     on_fault: Callable[[str], None] | None  # called after the motor stopped itself
 
-    def forward(self, duty: float = 1.0) -> None: ...
+    def forward(self, duty: float = 1.0) -> None: ...   # LidOpenError while the lid is open
     def backward(self, duty: float = 1.0) -> None: ...
     def stop(self) -> None: ...
+    def emergency_stop(self) -> None: ...  # pins off, from any thread
     @property
     def direction(self) -> str | None: ...  # "forward", "backward" or None
 
@@ -35,8 +38,9 @@ class Button(Protocol):
 class Lid(Protocol):
     """The lid switch: opening reported at once, closing once it has settled."""
 
-    on_open: Callback | None
+    on_open: Callback | None        # on the loop, after the debounce (none for opening)
     on_close: Callback | None
+    on_raw_open: Callback | None    # on the GPIO thread, at the first open edge: for the motor cut only
     @property
     def is_open(self) -> bool: ...
 

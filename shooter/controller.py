@@ -25,6 +25,11 @@ from .table import Table
 Sink = Callable[[dict], None]
 
 
+def _reply_name(raw: bytes | str) -> str:
+    """The reply's name for a line that could not be carried out (it may not even parse)."""
+    return reply_name(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw) or ""
+
+
 def spread_angles(players: int, lo: float, hi: float) -> list[float]:
     """Seat angles for ``players`` seats spread evenly from ``lo`` to ``hi`` (seat 1 at ``lo``)."""
     if players == 1:
@@ -67,8 +72,7 @@ class Controller:
         self._aim_by_rules()
 
     def fail_safe(self, exc: BaseException) -> None:
-        """An exception reached the loop: stop the motor first, then say why."""
-        self.hw.safe_stop()
+        """An exception reached the loop: stop the motor first (Launcher.fail), then say why."""
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         self.launcher.fail(f"internal-error: {detail}")
 
@@ -107,13 +111,10 @@ class Controller:
                 fields = getattr(self, handler)(*args, **options, **{f: True for f in flags}) or {}
                 answer = reply(name, **fields)
             except CommandError as error:
-                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-                answer = error_reply(reply_name(text) or "", error)
+                answer = error_reply(_reply_name(raw), error)
             except Exception as exc:  # a bug: fail safe, then answer
                 self.fail_safe(exc)
-                text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-                answer = error_reply(reply_name(text) or "",
-                                     CommandError("internal", f"internal error: {exc}"))
+                answer = error_reply(_reply_name(raw), CommandError("internal", f"internal error: {exc}"))
             respond(answer)
         finally:
             held, self._held = self._held, None
@@ -121,7 +122,8 @@ class Controller:
                 self._broadcast(event)
 
     def _after_game_change(self, events: list[dict], shot: Shot | None = None) -> None:
-        """Announce what the table did, save it, then shoot (if a press) and point where S-AIM says."""
+        """Announce what the table did, queue the shot (if a press), save the game, then point where
+        S-AIM says."""
         for event in events:
             event = dict(event)
             self.emit(event.pop("event"), **event)

@@ -129,10 +129,6 @@ class Launcher:
     def protocol_state(self) -> str:
         return PROTOCOL_STATE[self.state]
 
-    @property
-    def idle(self) -> bool:
-        return self.state == "ready" and not self.queue
-
     # ---- what the controller asks ----
     def start(self) -> None:
         """Leave ``booting`` once the hardware is up; motor off is already guaranteed."""
