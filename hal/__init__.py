@@ -6,14 +6,14 @@ simulator's (``sim``).
 """
 
 from .clock import Clock, MonotonicClock, Timer, VirtualClock
-from .errors import DeviceClosedError, HalError, LidOpenError
+from .errors import DeviceClosedError, HalError, InvalidValueError, LidOpenError, MotorRestingError
 from .hardware import Hardware
 from .settings import (BeeperSettings, HardwareSettings, InputSettings, MotorSettings, PinMap,
                        ServoSettings)
 
 __all__ = [
     "Clock", "MonotonicClock", "VirtualClock", "Timer",
-    "HalError", "LidOpenError", "DeviceClosedError",
+    "HalError", "LidOpenError", "MotorRestingError", "DeviceClosedError", "InvalidValueError",
     "Hardware", "HardwareSettings", "PinMap", "MotorSettings", "ServoSettings",
     "InputSettings", "BeeperSettings",
 ]

@@ -19,12 +19,16 @@ class Motor(Protocol):
 
     on_fault: Callable[[str], None] | None  # called after the motor stopped itself
 
-    def forward(self, duty: float = 1.0) -> None: ...   # LidOpenError while the lid is open
+    # LidOpenError while the lid is open; MotorRestingError when switched on before ready_in() is 0
+    def forward(self, duty: float = 1.0) -> None: ...
     def backward(self, duty: float = 1.0) -> None: ...
+    def ready_in(self) -> float: ...  # seconds until it may be switched on (rest, thermal budget)
     def stop(self) -> None: ...
     def emergency_stop(self) -> None: ...  # pins off, from any thread
     @property
     def direction(self) -> str | None: ...  # "forward", "backward" or None
+    @property
+    def running(self) -> bool: ...  # switched on; a change of direction while running is the same run
 
 
 class Button(Protocol):

@@ -2,10 +2,15 @@
 
 Whoever calls it, the motor
 - is off when created and when closed (close is safe twice),
-- refuses to start while the lid is open (H-LID), and
-- stops itself after ``max_on_time`` seconds of continuous running, then
-  reports ``on_fault("max-on-time")``: a jammed roller must not burn.
-Stopping never fails.
+- refuses to start while the lid is open (H-LID),
+- stops itself after ``max_on_time`` seconds of one continuous run, then
+  reports ``on_fault("max-on-time")``: a jammed roller must not burn,
+- rests: after every run it stays off at least ``rest_time`` before it may
+  start again (:class:`MotorRestingError`), so no stop, however short, can
+  restart the on-time count; a change of direction while running is the same run,
+- keeps a thermal budget: it starts only if a whole ``max_on_time`` run still
+  fits in ``thermal_budget`` motor-on seconds within the last ``thermal_window``.
+:meth:`GpioMotor.ready_in` tells a caller how long to wait. Stopping never fails.
 
 Switching on and the emergency stop share one lock, so the lid check and the
 switch-on happen as one step against a lid opening on the GPIO thread. With a
@@ -22,7 +27,7 @@ from typing import Callable
 from gpiozero import Motor as GpioMotorDevice
 
 from .clock import Clock, Timer
-from .errors import DeviceClosedError, LidOpenError
+from .errors import DeviceClosedError, InvalidValueError, LidOpenError, MotorRestingError
 from .interfaces import Lid
 from .settings import MotorSettings
 
@@ -43,6 +48,9 @@ class GpioMotor:
         self._guard: Timer | None = None
         self._direction: str | None = None
         self._closed = False
+        self._run_started: float | None = None     # the current run's switch-on
+        self._rest_until = float("-inf")           # no start before this (the rest after a run)
+        self._runs: list[tuple[float, float]] = []  # (start, end) of past runs within the window
         self.on_fault: Callable[[str], None] | None = None
         self.device = GpioMotorDevice(forward_pin, backward_pin, pwm=True, pin_factory=pin_factory)
         for pin in (self.device.forward_device.pin, self.device.backward_device.pin):
@@ -61,15 +69,56 @@ class GpioMotor:
         """Pull the next card back in."""
         self._start("backward", duty)
 
+    @property
+    def running(self) -> bool:
+        """True from a switch-on until the next stop (a change of direction keeps it running)."""
+        return self._run_started is not None
+
+    def _used(self, now: float) -> float:
+        """Motor-on seconds within the thermal window ending ``now`` (past runs only)."""
+        since = now - self._settings.thermal_window
+        self._runs = [(a, b) for a, b in self._runs if b > since]
+        return sum(b - max(a, since) for a, b in self._runs)
+
+    def ready_in(self) -> float:
+        """Seconds from now until the motor may be switched on: the rest after the last run has
+        passed and its thermal budget has room for a whole ``max_on_time`` run. 0 while running
+        (a change of direction is always allowed) and when it may start at once."""
+        with self._lock:
+            return self._ready_in()
+
+    def _ready_in(self) -> float:
+        if self._run_started is not None:
+            return 0.0
+        s = self._settings
+        now = self._clock.now()
+        wait = max(0.0, self._rest_until - now)
+        excess = self._used(now) - (s.thermal_budget - s.max_on_time)
+        if excess > 1e-9:
+            # The window must slide past ``excess`` seconds of the oldest runs.
+            since = now - s.thermal_window
+            for a, b in self._runs:
+                a = max(a, since)
+                if b - a >= excess:
+                    wait = max(wait, a + excess + s.thermal_window - now)
+                    break
+                excess -= b - a
+        return wait
+
     def _start(self, direction: str, duty: float) -> None:
         if self._closed:
             raise DeviceClosedError("the motor is closed")
-        if not 0.0 < duty <= 1.0:
-            raise ValueError(f"duty must be in (0, 1], got {duty!r}")
+        if not (isinstance(duty, (int, float)) and 0.0 < duty <= 1.0):
+            raise InvalidValueError("duty", f"must be in (0, 1], got {duty!r}")
         with self._lock:  # the lid may open on the GPIO thread between the check and the switch-on
             if self._lid.is_open:
                 self.stop()
                 raise LidOpenError("the lid is open: the motor stays off")
+            if self._run_started is None:
+                wait = self._ready_in()
+                if wait > 0:
+                    raise MotorRestingError(f"the motor is resting: it may start in {wait:.3f} s")
+                self._run_started = self._clock.now()
             if self._guard is None:
                 # The on-time counts from switching on, across direction changes.
                 self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
@@ -86,8 +135,9 @@ class GpioMotor:
             self._direction = direction
 
     def stop(self) -> None:
-        """Switch the motor off. Never raises, also after close."""
+        """Switch the motor off; a run ends here and its rest begins. Never raises, also after close."""
         with self._lock:
+            self._end_run()
             if self._guard is not None:
                 self._guard.cancel()
                 self._guard = None
@@ -100,10 +150,19 @@ class GpioMotor:
 
     def emergency_stop(self) -> None:
         """Cut the motor pins from any thread (the lid's GPIO callback, the backstop, a signal
-        handler). Touches nothing but the pins; the loop's own handling follows."""
+        handler). Touches nothing but the pins and ends the run (its rest begins); the loop's own
+        handling follows."""
         with self._lock:
             if not self._closed:
                 self.device.stop()
+            self._end_run()
+
+    def _end_run(self) -> None:
+        if self._run_started is not None:
+            now = self._clock.now()
+            self._runs.append((self._run_started, now))
+            self._run_started = None
+            self._rest_until = now + self._settings.rest_time
 
     def _over_time(self) -> None:
         self._guard = None

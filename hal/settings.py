@@ -6,7 +6,24 @@ config file fills these in; the hardware layer never reads files itself.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+
+from .errors import InvalidValueError
+
+# Hard limits the hardware layer holds whatever a config file says.
+MAX_ON_TIME_CEILING = 10.0       # s: no burst of a card shooter needs longer; a stalled roller must not burn
+MIN_REST_TIME = 0.05             # s: shorter stops do not let the motor cool; they must not restart the count
+SERVO_SPEED_RANGE = (10.0, 3000.0)   # deg/s: slower than any hobby servo or faster than any
+
+
+def _in_range(key: str, value, lo: float, hi: float, *, lo_open: bool = False) -> None:
+    """Raise :class:`InvalidValueError` naming ``key`` unless ``lo <(=) value <= hi``."""
+    ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+          and (value > lo if lo_open else value >= lo) and value <= hi)
+    if not ok:
+        low = f"greater than {lo}" if lo_open else f"at least {lo}"
+        raise InvalidValueError(key, f"must be {low} and at most {hi}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -30,8 +47,17 @@ class PinMap:
 class MotorSettings:
     """The launcher motor behind its H-bridge."""
 
-    max_on_time: float = 3.0       # seconds; a jammed roller must not burn
+    max_on_time: float = 3.0       # seconds of one continuous run; a jammed roller must not burn
     pwm_frequency: int = 1000      # Hz on the H-bridge inputs
+    rest_time: float = 0.1         # seconds off after every run before the motor may start again
+    thermal_window: float = 60.0   # seconds: the sliding window of the thermal budget...
+    thermal_budget: float = 30.0   # ...and the motor-on seconds allowed within it
+
+    def __post_init__(self):
+        _in_range("max_on_time", self.max_on_time, 0.0, MAX_ON_TIME_CEILING, lo_open=True)
+        _in_range("rest_time", self.rest_time, MIN_REST_TIME, 60.0)
+        _in_range("thermal_window", self.thermal_window, 1.0, 3600.0)
+        _in_range("thermal_budget", self.thermal_budget, self.max_on_time, self.thermal_window)
 
 
 @dataclass(frozen=True)
@@ -45,6 +71,9 @@ class ServoSettings:
     frame_width: float = 0.020        # 50 Hz
     speed: float = 300.0              # degrees per second under the load of the shooter
     settle_time: float = 0.05         # after the computed travel, before firing
+
+    def __post_init__(self):
+        _in_range("speed", self.speed, *SERVO_SPEED_RANGE)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ class App:
             from sim import ShooterWorld, SimFactory
             factory = SimFactory(self.clock)
             self.world = ShooterWorld(factory, settings.pins, seed=self.seed, cards=config.sim_cards,
-                                      exit_active_low=settings.inputs.exit_active_low)
+                                      exit_active_low=settings.inputs.exit_active_low,
+                                      rest_time=settings.motor.rest_time)
         else:
             from hal.factories import real_pin_factory
             factory = real_pin_factory(config.pin_factory)

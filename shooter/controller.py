@@ -58,7 +58,8 @@ class Controller:
         self._sinks: list[Sink] = []
         self._held: list[dict] | None = None   # events held back until the reply is out
         self.launcher = Launcher(hw, self.clock, launcher_settings, angle_of=self.angle_of,
-                                 on_shot=self._shot_done, emit=self.emit, cards=cards)
+                                 on_shot=self._shot_done, emit=self.emit, cards=cards,
+                                 seats=lambda: self.seats)
         self.launcher.on_lid_cycled = self.scheduler.restart  # H-RANDOM: the pattern restarts
         hw.button.on_press = self.button_pressed
         loop.on_error = self.fail_safe
@@ -144,9 +145,7 @@ class Controller:
 
     def _aim_by_rules(self) -> None:
         """S-AIM: point where the table says (nothing to do without a game)."""
-        seat = self.table.aim_seat
-        if seat is not None:
-            self.launcher.point_at(seat)
+        self.launcher.point_at(self.table.aim_seat)  # None (no round): no seat to turn to
 
     @property
     def seats(self) -> int:

@@ -8,7 +8,13 @@ What happens on a transition is in the named ``on_enter_*`` callbacks.
 
 A burst with the exit sensor is counted card by card and stops once the last
 card has cleared the beam; without the sensor it is a calibrated motor time.
-After every burst the motor runs backward briefly to pull the next card back.
+After every burst the motor reverses at once (the same run) to pull the next
+card back. The motor rests between runs (``hal`` refuses to start it sooner):
+a shot that is ready to fire waits in ``ready`` until ``motor.ready_in()`` is 0,
+so owed presses queue and none is lost. A seat that the table no longer has
+(the game changed) is never turned to: a shot for it fires where the shooter
+points. The magazine count trusts the exit sensor: a card seen leaving when the
+count says none is left makes the count unknown.
 If no card reaches or leaves the beam within ``jam_timeout`` while the motor
 runs, the motor stops: ``empty`` if the card count says the magazine is empty,
 else ``jammed`` (until the lid is opened and closed).
@@ -42,6 +48,7 @@ TRANSITIONS = [
     {"trigger": "stalled", "source": "firing", "dest": "empty", "conditions": "magazine_is_empty"},
     {"trigger": "stalled", "source": "firing", "dest": "jammed"},
     {"trigger": "refilled", "source": "empty", "dest": "ready"},
+    {"trigger": "counted_empty", "source": ["ready", "aiming"], "dest": "empty"},
     {"trigger": "lid_opened", "source": STATES, "dest": "lid_open"},
     {"trigger": "lid_closed", "source": "lid_open", "dest": "ready"},
     {"trigger": "failed", "source": ALL_BUT_FAULT, "dest": "fault"},
@@ -91,8 +98,10 @@ class Launcher:
 
     def __init__(self, hw: Hardware, clock: Clock, settings: LauncherSettings, *,
                  angle_of: Callable[[int], float], on_shot: Callable[[Shot], None],
-                 emit: Callable[..., None], cards: int | None = None):
+                 emit: Callable[..., None], cards: int | None = None,
+                 seats: Callable[[], int] | None = None):
         self.hw = hw
+        self.seats = seats               # how many seats the table has now (None: any seat exists)
         self.clock = clock
         self.settings = settings
         self.angle_of = angle_of
@@ -160,10 +169,14 @@ class Launcher:
         self.set_count(cards if self.cards is None else self.cards + cards)
 
     def set_count(self, cards: int) -> None:
-        """The magazine holds ``cards`` cards now (a person counted them in)."""
+        """The magazine holds ``cards`` cards now (a person counted them in). A count that
+        changes the shooter's state says so: ``empty`` at 0, ``cleared`` when refilled."""
         self.cards = cards
         if self.state == "empty" and cards > 0:
+            self.emit("cleared", seat=self.aimed_seat)
             self.refilled()
+        elif self.state in ("ready", "aiming") and cards == 0:
+            self.counted_empty()
 
     def fail(self, reason: str) -> None:
         """Fail safe: motor off first, then explain."""
@@ -175,19 +188,33 @@ class Launcher:
         self.emit("fault", reason=reason)
 
     # ---- scheduling the next thing ----
+    def _seat_exists(self, seat: int | None) -> bool:
+        return seat is not None and (self.seats is None or 1 <= seat <= self.seats())
+
     def _next(self) -> None:
         if self.state != "ready":
             return
+        self._cancel_timer()  # a wait for the motor's rest is recomputed below
         while self.queue and self.queue[0].planned == 0:
             self._report(self.queue.popleft())  # nothing comes out: no need to turn or run
+        if not self._seat_exists(self.desired_seat):
+            self.desired_seat = None  # a seat of an earlier game: nowhere to turn
         if self.queue:
             seat = self.queue[0].seat
-            if seat is not None and seat != self.aimed_seat:
+            if self._seat_exists(seat) and seat != self.aimed_seat:
                 self._turn_to(seat)
+                return
+            rest = self.hw.motor.ready_in()
+            if rest > 0:  # the motor rests between runs: the shot waits, nothing is refused
+                self._set_timer(rest, self._rested, "motor-rest")
             else:
                 self.fire()
         elif self.desired_seat is not None and self.desired_seat != self.aimed_seat:
             self._turn_to(self.desired_seat)
+
+    def _rested(self) -> None:
+        self._timer = None
+        self._next()
 
     def _turn_to(self, seat: int) -> None:
         self._target_seat = seat
@@ -228,8 +255,10 @@ class Launcher:
     def _card_seen(self) -> None:
         if self.state == "firing" and self.current is not None:
             self.current.ejected += 1
-            if self.cards is not None:
-                self.cards = max(0, self.cards - 1)
+            if self.cards == 0:
+                self.cards = None  # the sensor saw a card the count did not know of: trust the sensor
+            elif self.cards is not None:
+                self.cards -= 1
             self._set_timer(self.settings.jam_timeout, self._stall, "jam-watch")
 
     def _beam_clear(self) -> None:
@@ -247,8 +276,8 @@ class Launcher:
         self._finish_burst()
 
     def _finish_burst(self) -> None:
+        # No stop here: the motor reverses at once to pull the next card back (one run).
         self._cancel_timer()
-        self.hw.motor.stop()
         shot, self.current = self.current, None
         self.burst_done()
         self._report(shot)
@@ -262,6 +291,7 @@ class Launcher:
         self._pull_back(self.retracted)
 
     def _pull_back(self, then: Callable[[], None]) -> None:
+        """Reverse the running motor (the same run) for ``retract_time``, then ``then``."""
         try:
             self.hw.motor.backward(self.settings.retract_duty)
         except LidOpenError:
@@ -275,7 +305,7 @@ class Launcher:
 
     def _stall(self) -> None:
         self._timer = None
-        self.hw.motor.stop()
+        # No stop here: ``empty`` stops the motor, ``jammed`` reverses it to pull back (the same run).
         sensor = self.hw.exit_sensor
         if sensor is not None and sensor.is_blocked and self.current is not None and self.current.ejected:
             # The card wedged in the beam is still in the shooter: opening the lid puts it back.
@@ -291,6 +321,7 @@ class Launcher:
         self._pull_back(lambda: None)
 
     def on_enter_empty(self) -> None:
+        self.hw.motor.stop()
         self._interrupt("empty")
         self.hw.beeper.play(beeps.EMPTY)
         self.emit("empty", seat=self.aimed_seat)

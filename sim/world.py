@@ -8,7 +8,10 @@ beam), with contact bounce where real contacts bounce. It never imports the
 controller; tests and ``sim`` console commands act on it as a person would.
 
 It also watches safety from outside: :attr:`motor_with_lid_open` collects every
-stretch of virtual time during which the motor pins were on while the lid was open.
+stretch of virtual time during which the motor pins were on while the lid was open,
+and :attr:`longest_motor_run` is the longest continuous run of the motor, runs
+separated by less than the motor's rest time counted as one (a motor switched
+off for an instant has not cooled), the run still going included.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import random
 
 from hal.clock import Clock
-from hal.settings import PinMap
+from hal.settings import MotorSettings, PinMap
 
 from .launcher import Launcher
 from .params import SimParams
@@ -27,7 +30,8 @@ class ShooterWorld:
     """Physical model of the shooter, wired to the simulator's pins."""
 
     def __init__(self, factory: SimFactory, pins: PinMap = PinMap(), *, params: SimParams = SimParams(),
-                 seed: int = 0, cards: int = 0, exit_active_low: bool = True):
+                 seed: int = 0, cards: int = 0, exit_active_low: bool = True,
+                 rest_time: float = MotorSettings().rest_time):
         self.factory = factory
         self.clock: Clock = factory.clock
         self.params = params
@@ -40,8 +44,11 @@ class ShooterWorld:
         self._beep_started: float | None = None
         self.motor_with_lid_open: list[tuple[float, float]] = []  # (start, end) violations
         self._violation_since: float | None = None
-        self.motor_on_since: float | None = None
-        self.longest_motor_run = 0.0
+        self.rest_time = rest_time
+        self.motor_on_since: float | None = None   # start of the continuous run going on now
+        self._run_started = 0.0                    # start of the last run (gaps < rest_time merged)
+        self._motor_off_at: float | None = None
+        self._longest_done = 0.0
         self._servo_from = 0.0
         self._servo_to = 0.0
         self._servo_start = 0.0
@@ -89,22 +96,30 @@ class ShooterWorld:
         return t
 
     def open_lid(self) -> None:
-        """The lid opens: one clean edge (a reed switch opens cleanly); a jam falls free."""
+        """The lid opens: one clean edge (a reed switch opens cleanly); a jam falls free.
+        An open lid cannot open again."""
+        if self.lid_open:
+            return
         self.lid_open = True
-        for timer in self._lid_bounces:  # a lid still bouncing shut is pulled open again
-            timer.cancel()
-        self._lid_bounces.clear()
+        self._cancel_lid_bounces()  # a lid still bouncing shut is pulled open again
         self._pin["lid"].drive(True)
         self._check_safety()
         self.launcher.clear_jam()
 
     def close_lid(self) -> None:
-        """The lid shuts: the switch bounces, then reads closed."""
+        """The lid shuts: the switch bounces, then reads closed. A shut lid cannot shut again."""
+        if not self.lid_open:
+            return
         self.lid_open = False
-        self._lid_bounces.clear()
+        self._cancel_lid_bounces()
         self._bounce(self.clock.now(), self._pin["lid"], final=False, count=self.params.lid_bounces,
                      timers=self._lid_bounces)
         self._check_safety()
+
+    def _cancel_lid_bounces(self) -> None:
+        for timer in self._lid_bounces:
+            timer.cancel()
+        self._lid_bounces.clear()
 
     def load(self, cards) -> None:
         """Cards into the magazine (a number of anonymous cards, or Card objects)."""
@@ -121,12 +136,22 @@ class ShooterWorld:
         speed = 0.0 if (fwd > 0 and bwd > 0) else (fwd - bwd)
         now = self.clock.now()
         if speed != 0.0 and self.motor_on_since is None:
-            self.motor_on_since = now
+            merged = self._motor_off_at is not None and now - self._motor_off_at < self.rest_time - 1e-9
+            if not merged:
+                self._run_started = now
+            self.motor_on_since = self._run_started
         elif speed == 0.0 and self.motor_on_since is not None:
-            self.longest_motor_run = max(self.longest_motor_run, now - self.motor_on_since)
+            self._longest_done = max(self._longest_done, now - self.motor_on_since)
             self.motor_on_since = None
+            self._motor_off_at = now
         self.launcher.set_motor(speed)
         self._check_safety()
+
+    @property
+    def longest_motor_run(self) -> float:
+        """Seconds of the longest continuous motor run so far, the one going on now included."""
+        going = self.clock.now() - self.motor_on_since if self.motor_on_since is not None else 0.0
+        return max(self._longest_done, going)
 
     @property
     def motor_on(self) -> bool:

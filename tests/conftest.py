@@ -24,7 +24,8 @@ class Rig:
         self.loop = ControlLoop(self.clock)
         self.factory = SimFactory(self.clock)
         self.world = ShooterWorld(self.factory, settings.pins, seed=seed, cards=cards,
-                                  exit_active_low=settings.inputs.exit_active_low)
+                                  exit_active_low=settings.inputs.exit_active_low,
+                                  rest_time=settings.motor.rest_time)
         self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=self.factory)
         self.loop.run_until_quiet()
 

@@ -57,13 +57,14 @@ def test_maximum_on_time_counts_across_a_change_of_direction(rig):
     assert not rig.motor_pins_on()
 
 
-def test_stopping_resets_the_on_time(rig):
+def test_stopping_for_the_rest_time_resets_the_on_time(rig):
     faults = []
     rig.hw.motor.on_fault = faults.append
     for _ in range(3):
         rig.hw.motor.forward()
         rig.wait(2.0)
         rig.hw.motor.stop()
+        rig.wait(rig.hw.settings.motor.rest_time)
     rig.settle()
     assert faults == []
 
