@@ -6,6 +6,7 @@ from __future__ import annotations
 from gpiozero import DigitalOutputDevice, PWMOutputDevice
 
 from .clock import Clock, Timer
+from .errors import DeviceClosedError, InvalidValueError
 
 Pattern = list[tuple[float | None, float]]
 
@@ -15,10 +16,11 @@ class GpioBeeper:
 
     def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory=None):
         if kind not in ("active", "piezo"):
-            raise ValueError(f"beeper kind must be 'active' or 'piezo', got {kind!r}")
+            raise InvalidValueError("kind", f"must be 'active' or 'piezo', got {kind!r}")
         self._clock = clock
         self._kind = kind
         self._timer: Timer | None = None
+        self._closed = False
         self.played: list[Pattern] = []  # the patterns started, newest last (status, tests)
         if kind == "active":
             self.device = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
@@ -27,6 +29,8 @@ class GpioBeeper:
 
     def play(self, pattern: Pattern) -> None:
         """Play ``pattern``, cutting off whatever was playing."""
+        if self._closed:
+            raise DeviceClosedError("the beeper is closed")
         self.stop()
         self.played.append(list(pattern))
         del self.played[:-16]
@@ -48,6 +52,8 @@ class GpioBeeper:
         self._timer = self._clock.call_later(seconds, lambda: self._step(rest[1:]), name="beep")
 
     def _off(self) -> None:
+        if self._closed:
+            return
         if self._kind == "active":
             self.device.off()
         else:
@@ -60,7 +66,9 @@ class GpioBeeper:
         self._off()
 
     def close(self) -> None:
+        """Silence and release the pin; safe twice. ``stop`` stays quiet after it, ``play`` raises."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._closed = True
         self.device.close()

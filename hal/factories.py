@@ -21,4 +21,5 @@ def real_pin_factory(name: str = "auto"):
     if name == "native":
         from gpiozero.pins.native import NativeFactory
         return NativeFactory()
-    raise ValueError(f"unknown pin factory {name!r}")
+    from .errors import InvalidValueError
+    raise InvalidValueError("pin_factory", f"unknown pin factory {name!r} (known: auto, lgpio, rpigpio, native)")

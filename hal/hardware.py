@@ -8,6 +8,7 @@ forget it, and it closes everything, motor first, exactly once.
 
 from __future__ import annotations
 
+import logging
 from typing import Callable
 
 from .beeper import GpioBeeper
@@ -16,6 +17,8 @@ from .inputs import GpioButton, GpioExitSensor, GpioLid, Post
 from .motor import GpioMotor
 from .servo import GpioServo
 from .settings import HardwareSettings
+
+log = logging.getLogger(__name__)
 
 
 class Hardware:
@@ -72,7 +75,7 @@ class Hardware:
             try:
                 motor.stop()
             except Exception:  # pragma: no cover - stopping must not mask the original error
-                pass
+                log.exception("hal: the motor did not stop cleanly")
 
     def close(self) -> None:
         """Motor off, then every part closed. Safe to call twice."""
@@ -85,8 +88,8 @@ class Hardware:
         for part in parts[:1] + list(reversed(parts[1:])):
             try:
                 part.close()
-            except Exception:  # pragma: no cover
-                pass
+            except Exception:  # one part failing to close must not leave the others open
+                log.exception("hal: closing %s failed", type(part).__name__)
         self._parts.clear()
 
     @property

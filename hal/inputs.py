@@ -13,6 +13,7 @@ from typing import Callable
 from gpiozero import DigitalInputDevice
 
 from .clock import Clock, Timer
+from .errors import DeviceClosedError
 
 Post = Callable[[Callable[[], None]], None]
 
@@ -32,6 +33,7 @@ class DebouncedInput:
         self._settle = {True: settle_active, False: settle_inactive}
         self._name = name
         self._timer: Timer | None = None
+        self._closed = False
         self.on_change: Callable[[bool], None] | None = None
         # Called on the GPIO library's thread with the raw level, before the edge is posted.
         # Only for hardware safety that cannot wait for the loop (the lid cutting the motor).
@@ -50,14 +52,22 @@ class DebouncedInput:
     @property
     def active(self) -> bool:
         """The debounced level."""
+        self._check_open()
         return self._stable
 
     @property
     def raw_active(self) -> bool:
         """The level on the pin right now (used by safety checks)."""
+        self._check_open()
         return bool(self.device.is_active)
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise DeviceClosedError(f"the {self._name} input is closed")
+
     def _edge(self, level: bool) -> None:
+        if self._closed:
+            return  # an edge posted just before close
         self._raw = level
         if self._timer is not None:
             self._timer.cancel()
@@ -81,9 +91,11 @@ class DebouncedInput:
             self.on_change(level)
 
     def close(self) -> None:
+        """Release the pin; safe twice. Reading a closed input raises :class:`DeviceClosedError`."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._closed = True
         self.device.close()
 
 

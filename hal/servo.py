@@ -8,6 +8,7 @@ from typing import Callable
 from gpiozero import AngularServo
 
 from .clock import Clock, Timer
+from .errors import DeviceClosedError, InvalidValueError
 from .settings import ServoSettings
 
 
@@ -20,6 +21,7 @@ class GpioServo:
         self._settings = settings
         self._timer: Timer | None = None
         self._angle: float | None = None
+        self._closed = False
         self.on_arrived: Callable[[float], None] | None = None
         self.device = AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
                                    max_angle=settings.max_angle,
@@ -51,8 +53,10 @@ class GpioServo:
     def move_to(self, angle: float) -> float:
         """Start turning to ``angle``; returns how long until ``on_arrived``."""
         s = self._settings
-        if not s.min_angle <= angle <= s.max_angle:
-            raise ValueError(f"angle {angle} is outside {s.min_angle}..{s.max_angle}")
+        if self._closed:
+            raise DeviceClosedError("the servo is closed")
+        if not (isinstance(angle, (int, float)) and s.min_angle <= angle <= s.max_angle):
+            raise InvalidValueError("angle", f"{angle!r} is outside {s.min_angle}..{s.max_angle}")
         # A move that interrupts another starts from an unknown point between: be safe
         # and count from the farther of the two ends.
         if self._timer is not None:
@@ -71,7 +75,9 @@ class GpioServo:
             self.on_arrived(self._angle)
 
     def close(self) -> None:
+        """Stop the pulses; safe twice. A closed servo raises :class:`DeviceClosedError` when moved."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._closed = True
         self.device.close()

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from hal import BeeperSettings, HardwareSettings, InputSettings, MotorSettings, PinMap, ServoSettings
+from hal import (BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap,
+                 ServoSettings)
 
 from .errors import ConfigError
 from .launcher import LauncherSettings
@@ -106,7 +107,10 @@ def _settings(section: str, table: dict, cls, checks: dict):
     for name, value in table.items():
         check = checks.get(name)
         values[name] = check(f"{section}.{name}", value) if check else value
-    return cls(**values)
+    try:
+        return cls(**values)
+    except InvalidValueError as exc:  # a hard limit of the hardware layer (hal/settings.py)
+        raise _err(f"{section}.{exc.key}", exc.problem) from None
 
 
 def _pin(key, v):
@@ -144,7 +148,8 @@ def parse_config(data: dict) -> Config:
     launcher_keys = {f.name for f in fields(LauncherSettings)}
     _only("motor", motor_t, hal_keys | launcher_keys)
     motor = _settings("motor", {k: v for k, v in motor_t.items() if k in hal_keys}, MotorSettings,
-                      {"max_on_time": _positive,
+                      {"max_on_time": _number, "rest_time": _number, "thermal_window": _number,
+                       "thermal_budget": _number,  # ranges: hal/settings.py's hard limits
                        "pwm_frequency": lambda k, v: _number(k, v, 1, 100000, integer=True)})
     launcher = _settings("motor", {k: v for k, v in motor_t.items() if k in launcher_keys}, LauncherSettings,
                          {"duty": _duty, "retract_duty": _duty, "jam_timeout": _positive,
@@ -152,6 +157,8 @@ def parse_config(data: dict) -> Config:
                           "seconds_per_card": _positive, "spin_up": lambda k, v: _number(k, v, 0, 5)})
     if launcher.jam_timeout >= motor.max_on_time:
         raise _err("motor.jam_timeout", f"must be shorter than motor.max_on_time ({motor.max_on_time})")
+    if launcher.retract_time >= motor.max_on_time:
+        raise _err("motor.retract_time", f"must be shorter than motor.max_on_time ({motor.max_on_time})")
 
     servo_t = dict(_table("servo", data.get("servo", {})))
     seat_angles_t = servo_t.pop("seat_angles", {})
@@ -161,7 +168,7 @@ def parse_config(data: dict) -> Config:
                        "min_pulse_width": lambda k, v: float(_number(k, v, 0.0001, 0.01)),
                        "max_pulse_width": lambda k, v: float(_number(k, v, 0.0001, 0.01)),
                        "frame_width": lambda k, v: float(_number(k, v, 0.002, 0.1)),
-                       "speed": _positive, "settle_time": lambda k, v: _number(k, v, 0, 5)})
+                       "speed": _number, "settle_time": lambda k, v: _number(k, v, 0, 5)})
     if servo.min_angle >= servo.max_angle:
         raise _err("servo.max_angle", "must be greater than servo.min_angle")
     if servo.min_pulse_width >= servo.max_pulse_width:
@@ -195,11 +202,12 @@ def parse_config(data: dict) -> Config:
         raise _err("scheduler.profile", f"no profile {profile!r} (built in: {', '.join(PROFILES)}; "
                                         f"defined: {', '.join(profiles) or 'none'})")
     chosen = PROFILES.get(profile) or profile_from_config(profile, profiles[profile])
-    longest = launcher.spin_up + chosen.max_burst * launcher.seconds_per_card
+    # The pull-back reverses the motor at the end of a burst: one run, bounded by max_on_time.
+    longest = launcher.spin_up + chosen.max_burst * launcher.seconds_per_card + launcher.retract_time
     if longest >= motor.max_on_time:
         raise _err("motor.max_on_time", f"must be longer than the longest burst of profile {profile!r} "
-                                        f"({chosen.max_burst} cards = {longest:.2f} s by motor.spin_up and "
-                                        f"motor.seconds_per_card), got {motor.max_on_time}")
+                                        f"({chosen.max_burst} cards = {longest:.2f} s by motor.spin_up, "
+                                        f"motor.seconds_per_card and motor.retract_time), got {motor.max_on_time}")
 
     rules = _table("rules", data.get("rules", {}))
     from .table import RuleOptions

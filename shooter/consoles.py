@@ -222,8 +222,8 @@ class SerialConsole:
                 self._post(lambda sink=sink: self._controller.remove_sink(sink))
                 try:
                     port.close()
-                except Exception:
-                    pass
+                except Exception as exc:
+                    self._log(f"uno-shooter: console {self.device}: closing it failed: {exc}")
             self._stop.wait(self._interval)
 
     def close(self) -> None:
