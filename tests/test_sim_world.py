@@ -162,3 +162,46 @@ def test_a_lid_opened_while_it_still_bounces_shut_stays_open(rig):
     with pytest.raises(LidOpenError):
         rig.hw.motor.forward()
     assert rig.world.unsafe_time() == 0.0
+
+
+def test_the_longest_run_merges_runs_separated_by_less_than_the_rest_time(rig):
+    # Driven below hal (the gpiozero device itself): the watcher judges the pins, whoever drives them.
+    device, rest = rig.hw.motor.device, rig.world.rest_time
+    for _ in range(5):
+        device.forward()
+        rig.wait(1.0)
+        device.stop()   # an instant off: not a rest
+    rig.wait(rest)
+    device.forward()
+    rig.wait(0.5)
+    device.stop()
+    assert rig.world.longest_motor_run == pytest.approx(5.0)
+
+
+def test_the_longest_run_counts_the_run_still_going_on(rig):
+    rig.hw.motor.device.forward()
+    rig.wait(4.0)
+    assert rig.world.longest_motor_run == pytest.approx(4.0)
+    rig.hw.motor.device.stop()
+
+
+def test_a_lid_shut_twice_then_opened_within_the_bounce_time_reads_open(rig):
+    rig.world.open_lid()
+    rig.settle()
+    rig.world.close_lid()
+    rig.world.close_lid()
+    rig.world.open_lid()   # all three within the bounce time
+    rig.wait(0.5)
+    assert rig.pin("lid").state == 1   # the switch is open: pulled up
+    assert rig.hw.lid.is_open
+    from hal import LidOpenError
+    with pytest.raises(LidOpenError):
+        rig.hw.motor.forward()
+    assert rig.world.unsafe_time() == 0.0
+
+
+def test_shutting_a_shut_lid_does_nothing(rig):
+    before = list(rig.pin("lid").history)
+    rig.world.close_lid()
+    rig.wait(0.5)
+    assert rig.pin("lid").history == before

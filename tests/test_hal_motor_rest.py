@@ -1,0 +1,125 @@
+"""The motor's continuous run, its rest between runs and its thermal budget, enforced in hal
+where it is switched on (issue 7, items 1 and 2)."""
+
+import pytest
+
+from hal import HalError, HardwareSettings, InvalidValueError, MotorRestingError, MotorSettings
+from hal.settings import MAX_ON_TIME_CEILING
+
+
+def on_intervals(rig):
+    """(start, end) of every stretch the motor pins were on, from the simulator's pin history."""
+    events = sorted([(t, "f", v) for t, v in rig.pin("motor_forward").history]
+                    + [(t, "b", v) for t, v in rig.pin("motor_backward").history], key=lambda e: e[0])
+    level, since, out = {"f": 0.0, "b": 0.0}, None, []
+    for t, pin, v in events:
+        level[pin] = v
+        on = level["f"] > 0 or level["b"] > 0
+        if on and since is None:
+            since = t
+        elif not on and since is not None:
+            out.append((since, t))
+            since = None
+    if since is not None:
+        out.append((since, rig.clock.now()))
+    return out
+
+
+def test_a_stop_shorter_than_the_rest_cannot_restart_the_on_time_count(rig):
+    # A caller that switches off and on again at once, over and over (back-to-back bursts).
+    motor, faults = rig.hw.motor, []
+    motor.on_fault = faults.append
+    refused = 0
+    for _ in range(200):
+        try:
+            motor.forward()
+        except MotorRestingError:
+            refused += 1
+        rig.wait(0.05)
+        motor.stop()
+    rig.settle()
+    assert refused > 0
+    assert rig.world.longest_motor_run <= rig.hw.settings.motor.max_on_time
+    assert not rig.motor_pins_on()
+
+
+def test_the_motor_refuses_to_start_during_its_rest_and_says_how_long_to_wait(rig):
+    motor, rest = rig.hw.motor, rig.hw.settings.motor.rest_time
+    motor.forward()
+    rig.wait(0.5)
+    motor.stop()
+    assert motor.ready_in() == pytest.approx(rest)
+    with pytest.raises(MotorRestingError):
+        motor.backward()
+    assert not rig.motor_pins_on()
+    rig.wait(rest)
+    assert motor.ready_in() == 0.0
+    motor.forward()
+    assert rig.motor_pins_on()
+
+
+def test_a_change_of_direction_while_running_is_allowed_and_is_the_same_run(rig):
+    motor, max_on = rig.hw.motor, rig.hw.settings.motor.max_on_time
+    motor.forward()
+    rig.wait(max_on - 0.5)
+    motor.backward()  # no rest needed: it never stopped
+    assert rig.motor_pins_on()
+    rig.settle()
+    assert not rig.motor_pins_on()
+    assert rig.world.longest_motor_run == pytest.approx(max_on)
+
+
+def test_the_thermal_budget_refuses_a_start_until_a_whole_run_fits(make_rig):
+    s = MotorSettings(max_on_time=2.0, thermal_window=20.0, thermal_budget=5.0)
+    rig = make_rig(settings=HardwareSettings(motor=s))
+    motor = rig.hw.motor
+    motor.forward()
+    rig.wait(2.0)           # runs 0..2: stopped by its max on-time
+    rig.wait(s.rest_time)
+    motor.forward()
+    rig.wait(1.0)
+    motor.stop()            # runs 2.1..3.1: 3 s used, 2 s left: a whole 2 s run just fits
+    rig.wait(s.rest_time)
+    motor.forward()
+    rig.wait(1.0)
+    motor.stop()            # runs 3.2..4.2: 4 s used; a 2 s run no longer fits until 1 s slides out
+    t = rig.clock.now()
+    assert motor.ready_in() == pytest.approx(1.0 + s.thermal_window - t)   # at 21.0: [0, 1] has left
+    rig.wait(5.0)
+    with pytest.raises(MotorRestingError):
+        motor.forward()
+    rig.wait(motor.ready_in())
+    motor.forward()
+    assert rig.motor_pins_on()
+
+
+def test_motor_on_seconds_in_any_window_never_exceed_the_thermal_budget(make_rig):
+    s = MotorSettings(max_on_time=2.0, thermal_window=20.0, thermal_budget=6.0)
+    rig = make_rig(settings=HardwareSettings(motor=s))
+    motor = rig.hw.motor
+    while rig.clock.now() < 120.0:  # a greedy caller: starts whenever allowed, runs until cut
+        rig.wait(max(motor.ready_in(), 0.001))
+        if motor.ready_in() == 0.0:
+            motor.forward()
+            rig.wait(0.7)
+            motor.stop()
+    runs = on_intervals(rig)
+    worst = max(sum(max(0.0, min(b, end) - max(a, end - s.thermal_window)) for a, b in runs)
+                for _, end in runs)
+    assert worst <= s.thermal_budget + 1e-9
+    assert worst > s.thermal_budget - s.max_on_time   # the budget is used, not just avoided
+
+
+def test_max_on_time_has_a_hard_ceiling_in_hal():
+    with pytest.raises(InvalidValueError) as caught:
+        MotorSettings(max_on_time=1e300)
+    assert caught.value.key == "max_on_time" and isinstance(caught.value, HalError)
+    MotorSettings(max_on_time=MAX_ON_TIME_CEILING)
+
+
+@pytest.mark.parametrize("field, value", [("rest_time", 0.0), ("rest_time", 0.001),
+                                          ("thermal_budget", 2.0), ("thermal_budget", 100.0),
+                                          ("thermal_window", float("nan")), ("max_on_time", 0)])
+def test_motor_settings_out_of_their_hard_limits_are_refused_naming_the_field(field, value):
+    with pytest.raises(InvalidValueError, match=f"^{field}: "):
+        MotorSettings(**{field: value})
