@@ -27,8 +27,6 @@ class Motor(Protocol):
     def emergency_stop(self) -> None: ...  # pins off, from any thread
     @property
     def direction(self) -> str | None: ...  # "forward", "backward" or None
-    @property
-    def running(self) -> bool: ...  # switched on; a change of direction while running is the same run
 
 
 class Button(Protocol):

@@ -69,11 +69,6 @@ class GpioMotor:
         """Pull the next card back in."""
         self._start("backward", duty)
 
-    @property
-    def running(self) -> bool:
-        """True from a switch-on until the next stop (a change of direction keeps it running)."""
-        return self._run_started is not None
-
     def _used(self, now: float) -> float:
         """Motor-on seconds within the thermal window ending ``now`` (past runs only)."""
         since = now - self._settings.thermal_window
