@@ -1,24 +1,12 @@
-"""Choosing the real pin factory (the simulator's lives in ``sim``)."""
+"""Choosing the real pin factory (the simulator's lives in ``sim``); see :mod:`hal.backends`."""
 
 from __future__ import annotations
 
+from .backends import choose_pin_factory
+
 
 def real_pin_factory(name: str = "auto"):
-    """The gpiozero pin factory for real pins: ``lgpio`` (Pi 5, current kernels),
-    ``rpigpio`` (Pi 1-4), ``native`` (fallback), or ``auto`` (gpiozero's own choice,
-    honouring ``GPIOZERO_PIN_FACTORY``)."""
-    if name == "auto":
-        from gpiozero import Device
-        if Device.pin_factory is None:
-            Device.pin_factory = Device._default_pin_factory()
-        return Device.pin_factory
-    if name == "lgpio":
-        from gpiozero.pins.lgpio import LGPIOFactory
-        return LGPIOFactory()
-    if name == "rpigpio":
-        from gpiozero.pins.rpigpio import RPiGPIOFactory
-        return RPiGPIOFactory()
-    if name == "native":
-        from gpiozero.pins.native import NativeFactory
-        return NativeFactory()
-    raise ValueError(f"unknown pin factory {name!r}")
+    """The gpiozero pin factory for real pins: ``lgpio`` (Pi 5, current kernels), ``rpigpio``
+    (Pi 1-4), ``pigpio`` (Pi 1-4, hardware-timed PWM), ``native`` (fallback), or ``auto``
+    (the first that loads, honouring ``GPIOZERO_PIN_FACTORY``)."""
+    return choose_pin_factory(name)[0]

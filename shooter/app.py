@@ -14,9 +14,10 @@ from pathlib import Path
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
+from .calibration import Calibration
 from .config import Config
 from .controller import Controller
-from .errors import StateFileError
+from .errors import ConfigError, StateFileError
 from .loop import ControlLoop
 from .persist import Store
 from .scheduler import PROFILES, Scheduler, profile_from_config
@@ -31,6 +32,8 @@ class App:
         if virtual and not sim:
             raise ValueError("--clock virtual needs --sim: real hardware runs in real time")
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
+        file_config, self.calibration = config, self._calibration(state_dir)
+        config = self.calibration.apply(config)
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         self.clock = VirtualClock() if virtual else MonotonicClock()
         self.loop = ControlLoop(self.clock)
@@ -43,10 +46,15 @@ class App:
             factory = SimFactory(self.clock)
             self.world = ShooterWorld(factory, settings.pins, seed=self.seed, cards=config.sim_cards,
                                       exit_active_low=settings.inputs.exit_active_low)
+            self.hardware_info = {"pin_factory": "sim", "servo_backend": "gpiozero"}
+            servo = None
         else:
-            from hal.factories import real_pin_factory
-            factory = real_pin_factory(config.pin_factory)
-        self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory)
+            from hal.backends import choose_pin_factory, servo_maker
+            factory, name = choose_pin_factory(config.pin_factory)
+            servo = servo_maker(config.servo_backend, pwm_chip=config.pwm_chip)
+            self.hardware_info = {"pin_factory": name, "servo_backend": config.servo_backend}
+            self.log(f"uno-shooter: pin factory {name}, servo backend {config.servo_backend}")
+        self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory, servo=servo)
         try:
             self.store = Store(state_dir) if state_dir is not None else None
             table = self._restore(config)
@@ -55,6 +63,8 @@ class App:
                 launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
                 default_seats=config.default_seats, world=self.world,
                 cards=config.sim_cards if sim else None, store=self.store)
+            self.controller.calibration, self.controller.config = self.calibration, file_config
+            self.controller.hardware_info = self.hardware_info
             self.controller.start()
         except BaseException:
             self.hw.close()
@@ -73,10 +83,20 @@ class App:
         from .controller import spread_angles
 
         def angles(players: int) -> list[float]:
+            if players in self.calibration.seat_angles:  # calibrate seat=S may have changed them since
+                return list(self.calibration.seat_angles[players])
             if players in config.seat_angles:
                 return list(config.seat_angles[players])
             return spread_angles(players, servo.min_angle, servo.max_angle)
         return angles
+
+    def _calibration(self, state_dir: Path | None) -> Calibration:
+        """The calibration in the state directory; a bad file is reported and left alone."""
+        try:
+            return Calibration.load(state_dir)
+        except ConfigError as exc:
+            self.log(f"uno-shooter: calibration ignored: {exc}")
+            return Calibration()
 
     def _restore(self, config: Config) -> Table:
         options = RuleOptions(**config.rules)
