@@ -27,7 +27,8 @@ class Bench:
     """Clock, loop and hardware (and in simulation the world) of one shooter, for the bring-up tools."""
 
     def __init__(self, config: Config, *, sim: bool, seed: int = 1, faults: tuple[str, ...] = (),
-                 state_dir=None, log: Callable[[str], None] = lambda m: print(m, file=sys.stderr)):
+                 state_dir=None, log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
+                 sim_params=None):
         try:
             self.calibration = Calibration.load(state_dir)
         except ConfigError as exc:
@@ -40,10 +41,11 @@ class Bench:
         self.world = None
         servo = None
         if sim:
-            from sim import ShooterWorld, SimFactory
+            from sim import ShooterWorld, SimFactory, SimParams
             factory = SimFactory(self.clock)
             self.world = ShooterWorld(factory, config.hardware.pins, seed=seed, cards=config.sim_cards,
-                                      exit_active_low=config.hardware.inputs.exit_active_low)
+                                      exit_active_low=config.hardware.inputs.exit_active_low,
+                                      params=sim_params or SimParams())
             for part in faults:
                 self.world.disconnect(part)
             self.hardware_info = {"pin_factory": "sim", "servo_backend": "gpiozero"}
