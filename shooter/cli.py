@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run the controller",
                          description="Run the controller. One command per line on each console; "
-                                     "replies and events come back as JSON lines (PROTOCOL.md).")
+                                     "replies and events come back as JSON lines (docs/protocol.md).")
     run.add_argument("--config", type=Path, metavar="PATH",
                      help="config file (default /etc/uno-shooter/config.toml if it exists, else built-in defaults)")
     run.add_argument("--sim", action="store_true", help="simulated hardware instead of GPIO pins")
@@ -130,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         app = App(config, sim=args.sim, virtual=args.clock == "virtual", seed=args.seed,
                   state_dir=state_dir, exit_sensor=not args.no_exit_sensor)
     except Exception as exc:
-        hint = "" if args.sim else " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
+        from hal.backends import NoPinFactoryError
+        hint = "" if args.sim or isinstance(exc, NoPinFactoryError) else \
+            " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
         print(f"uno-shooter: cannot start: {exc}{hint}", file=sys.stderr)
         return 1
     with app:

@@ -1,6 +1,6 @@
 """The config file: one TOML file, validated at start.
 
-Every key has a default that fits DESIGN.md's reference hardware, so an empty
+Every key has a default that fits the reference hardware (docs/design.md), so an empty
 file (or none) is a valid config. Every problem is a :class:`ConfigError` whose
 message names the key and what is wrong with it; unknown keys are refused (a
 typo must not silently fall back to a default).

@@ -90,3 +90,37 @@ def test_yes_answers_the_questions_but_the_beeper_still_plays(bench):
     out = io.StringIO()
     assert check_beeper(bench, TerminalPerson(out, lambda: pytest.fail("asked"), yes=True), 30).ok
     assert len(bench.world.beeps) == 10
+
+
+def _gpio_here() -> bool:
+    from hal.backends import NoPinFactoryError, choose_pin_factory
+    try:
+        choose_pin_factory("auto", environ={})[0].close()
+    except NoPinFactoryError:
+        return False
+    return True
+
+
+laptop_only = pytest.mark.skipif(_gpio_here(), reason="a GPIO pin factory loads here (a Pi): these need a laptop")
+
+
+@laptop_only
+@pytest.mark.parametrize("command", [["run", "--console", "stdio"], ["selftest", "--yes"], ["calibrate"]])
+def test_without_gpio_and_without_sim_one_clear_message_instead_of_gpiozeros_fallback_warnings(command):
+    import os
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    out = subprocess.run([sys.executable, "-m", "shooter", *command], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=60, env=env)
+    assert out.returncode == 1
+    assert len(out.stderr.splitlines()) == 1, out.stderr
+    assert "no GPIO pin factory works here (lgpio: " in out.stderr and "--sim runs the simulator" in out.stderr
+    assert "Falling back" not in out.stderr
+
+
+@laptop_only
+def test_gpiozero_pin_factory_in_the_environment_is_the_one_tried():
+    import os
+    out = subprocess.run([sys.executable, "-m", "shooter", "selftest", "--yes"], capture_output=True, text=True,
+                         stdin=subprocess.DEVNULL, timeout=60, env={**os.environ, "GPIOZERO_PIN_FACTORY": "lgpio"})
+    assert out.returncode == 1
+    assert "(from GPIOZERO_PIN_FACTORY) (lgpio: " in out.stderr and "rpigpio" not in out.stderr.split(";")[0]
