@@ -56,8 +56,10 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
                               description="Bots deal real cards, play, press and score whole games through the "
-                                          "console protocol, on simulated hardware in virtual time. Prints one "
-                                          "JSON line per game. Every card is accounted for at every step.")
+                                          "console protocol, on simulated hardware in virtual time, and a summary "
+                                          "of the profile shows how it behaves: fire rate, burst sizes, blank runs, "
+                                          "cards per press, presses per round (--json: one JSON line per game). "
+                                          "Every card is accounted for at every step.")
     simulate.add_argument("--games", type=int, default=1, metavar="N")
     simulate.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2..10")
     simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
@@ -65,6 +67,14 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--limit", type=int, default=500)
     simulate.add_argument("--edition", choices=("2016", "2010"), default="2016")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
+    simulate.add_argument("--profile", metavar="NAME",
+                          help="scheduler profile: original, uniform or one from [scheduler.profiles.NAME] of --config "
+                               "(default: the config's scheduler.profile)")
+    simulate.add_argument("--json", action="store_true",
+                          help="one JSON line per game instead of the summary")
+    simulate.add_argument("--svg", type=Path, metavar="FILE", help="also write the summary as an SVG picture")
+    simulate.add_argument("--progress", action="store_true",
+                          help="show progress (games done, rate, time left) even when stderr is not a terminal")
 
     _bringup_parsers(sub)
 
@@ -147,21 +157,44 @@ def main(argv: list[str] | None = None) -> int:
 def _simulate(args) -> int:
     import json
     import time
+    from dataclasses import replace
 
-    from .config import load_config
-    from .simulate import play_games
+    from .config import load_config, parse_config
+    from .scheduler import PROFILES, profile_from_config
+    from .simulate import iter_games
+    from .summary import Progress, summarise, svg, text
     if args.games < 1:
         print("uno-shooter: --games must be at least 1", file=sys.stderr)
         return 2
     try:
-        config = load_config(args.config) if args.config else None
+        config = load_config(args.config) if args.config else parse_config({})
+        name = args.profile or config.scheduler_profile
+        if name not in PROFILES and name not in config.scheduler_profiles:
+            raise ConfigError(f"--profile {name}: no such profile (built in: {', '.join(PROFILES)}; "
+                              f"in the config: {', '.join(config.scheduler_profiles) or 'none'})")
+        config = replace(config, scheduler_profile=name)
+        profile = PROFILES.get(name) or profile_from_config(name, config.scheduler_profiles[name])
     except ConfigError as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    for result in play_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
+    progress = Progress(args.games, sys.stderr, time.perf_counter) \
+        if (args.progress or sys.stderr.isatty()) and not args.json else None
+    results = []
+    for result in iter_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
                              limit=args.limit, edition=args.edition, config=config):
-        print(json.dumps(result.__dict__), flush=True)
+        results.append(result)
+        if args.json:
+            print(json.dumps(result.json()), flush=True)
+        if progress:
+            progress.step()
+    if progress:
+        progress.end()
+    summary = summarise(results, profile)
+    if not args.json:
+        print(text(summary), end="")
+    if args.svg:
+        args.svg.write_text(svg(summary))
     print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
     return 0
 
