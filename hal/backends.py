@@ -116,3 +116,14 @@ def servo_maker(backend: str = "gpiozero", *, pwm_chip: int | None = None, root:
                               write=write or write_file)
         return make
     raise HalError(f"unknown servo backend {backend!r} (known: {', '.join(SERVO_BACKENDS)})")
+
+
+def choose_backends(pin_factory: str = "auto", servo_backend: str = "gpiozero", pwm_chip: int | None = None):
+    """The pin factory, the servo maker and what they are (for status and the log), for real pins."""
+    factory, name = choose_pin_factory(pin_factory)
+    try:
+        servo = servo_maker(servo_backend, pwm_chip=pwm_chip)
+    except BaseException:
+        factory.close()
+        raise
+    return factory, servo, {"pin_factory": name, "servo_backend": servo_backend}

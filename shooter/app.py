@@ -17,7 +17,7 @@ from hal import Hardware, MonotonicClock, VirtualClock
 from .calibration import Calibration
 from .config import Config
 from .controller import Controller
-from .errors import ConfigError, StateFileError
+from .errors import StateFileError
 from .loop import ControlLoop
 from .persist import Store
 from .scheduler import PROFILES, Scheduler, profile_from_config
@@ -32,7 +32,7 @@ class App:
         if virtual and not sim:
             raise ValueError("--clock virtual needs --sim: real hardware runs in real time")
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
-        file_config, self.calibration = config, self._calibration(state_dir)
+        file_config, self.calibration = config, Calibration.load_or_empty(state_dir, self.log)
         config = self.calibration.apply(config)
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         self.clock = VirtualClock() if virtual else MonotonicClock()
@@ -46,14 +46,13 @@ class App:
             factory = SimFactory(self.clock)
             self.world = ShooterWorld(factory, settings.pins, seed=self.seed, cards=config.sim_cards,
                                       exit_active_low=settings.inputs.exit_active_low)
-            self.hardware_info = {"pin_factory": "sim", "servo_backend": "gpiozero"}
-            servo = None
+            self.hardware_info, servo = {"pin_factory": "sim", "servo_backend": "gpiozero"}, None
         else:
-            from hal.backends import choose_pin_factory, servo_maker
-            factory, name = choose_pin_factory(config.pin_factory)
-            servo = servo_maker(config.servo_backend, pwm_chip=config.pwm_chip)
-            self.hardware_info = {"pin_factory": name, "servo_backend": config.servo_backend}
-            self.log(f"uno-shooter: pin factory {name}, servo backend {config.servo_backend}")
+            from hal.backends import choose_backends
+            factory, servo, self.hardware_info = choose_backends(config.pin_factory, config.servo_backend,
+                                                                 config.pwm_chip)
+            self.log(f"uno-shooter: pin factory {self.hardware_info['pin_factory']}, "
+                     f"servo backend {self.hardware_info['servo_backend']}")
         self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory, servo=servo)
         try:
             self.store = Store(state_dir) if state_dir is not None else None
@@ -89,14 +88,6 @@ class App:
                 return list(config.seat_angles[players])
             return spread_angles(players, servo.min_angle, servo.max_angle)
         return angles
-
-    def _calibration(self, state_dir: Path | None) -> Calibration:
-        """The calibration in the state directory; a bad file is reported and left alone."""
-        try:
-            return Calibration.load(state_dir)
-        except ConfigError as exc:
-            self.log(f"uno-shooter: calibration ignored: {exc}")
-            return Calibration()
 
     def _restore(self, config: Config) -> Table:
         options = RuleOptions(**config.rules)

@@ -19,7 +19,6 @@ from hal import Hardware, MonotonicClock, VirtualClock
 from .calibration import Calibration
 from .config import Config
 from .controller import spread_angles
-from .errors import ConfigError
 from .loop import ControlLoop
 
 
@@ -29,11 +28,7 @@ class Bench:
     def __init__(self, config: Config, *, sim: bool, seed: int = 1, faults: tuple[str, ...] = (),
                  state_dir=None, log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
                  sim_params=None):
-        try:
-            self.calibration = Calibration.load(state_dir)
-        except ConfigError as exc:
-            log(f"uno-shooter: calibration ignored: {exc}")
-            self.calibration = Calibration()
+        self.calibration = Calibration.load_or_empty(state_dir, log)
         self.file_config = config
         self.config = config = self.calibration.apply(config)
         self.clock = VirtualClock() if sim else MonotonicClock()
@@ -50,10 +45,9 @@ class Bench:
                 self.world.disconnect(part)
             self.hardware_info = {"pin_factory": "sim", "servo_backend": "gpiozero"}
         else:
-            from hal.backends import choose_pin_factory, servo_maker
-            factory, name = choose_pin_factory(config.pin_factory)
-            servo = servo_maker(config.servo_backend, pwm_chip=config.pwm_chip)
-            self.hardware_info = {"pin_factory": name, "servo_backend": config.servo_backend}
+            from hal.backends import choose_backends
+            factory, servo, self.hardware_info = choose_backends(config.pin_factory, config.servo_backend,
+                                                                 config.pwm_chip)
         self.hw = Hardware(config.hardware, clock=self.clock, post=self.loop.post, pin_factory=factory,
                            servo=servo)
         self.loop.run_pending()

@@ -27,10 +27,10 @@ BURSTS = (1, 2, 3, 4, 5)
 REPEATS = 2
 
 
-def parse_players(text: str | None, default: int) -> list[int]:
-    """``"3,4"`` -> [3, 4]; None -> [default]."""
+def parse_players(text: str | None) -> list[int] | None:
+    """``"3,4"`` -> [3, 4]; None -> None (every number of players the table uses)."""
     if text is None:
-        return [default]
+        return None
     try:
         players = [int(p) for p in text.split(",") if p.strip()]
     except ValueError:
@@ -210,9 +210,16 @@ class Calibrator:
             self.say("  (not saved: no state directory; --state-dir DIR)")
 
 
-def run_calibration(bench: Bench, stdin: TextIO, out: TextIO, *, players: list[int], seats: bool = True,
-                    motor: bool = True, servo_speed: bool = True) -> int:
-    """The three steps; exit status 0 if every step asked for was completed."""
+def players_in_use(bench: Bench) -> list[int]:
+    """``table.default_seats`` and every number of players with configured or calibrated seat angles."""
+    return sorted({bench.config.default_seats, *bench.config.seat_angles})
+
+
+def run_calibration(bench: Bench, stdin: TextIO, out: TextIO, *, players: list[int] | None = None,
+                    seats: bool = True, motor: bool = True, servo_speed: bool = True) -> int:
+    """The three steps; exit status 0 if every step asked for was completed. ``players``: the numbers of
+    players to point the seats for (None: :func:`players_in_use`)."""
+    players = players or players_in_use(bench)
     c = Calibrator(bench, stdin, out)
     ok = True
     if seats:

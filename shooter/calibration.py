@@ -37,7 +37,10 @@ class Calibration:
         """The calibration in ``state_dir`` (an empty one if there is none yet)."""
         if state_dir is None:
             return cls()
-        store = Store(state_dir, CALIBRATION_FILE)
+        try:
+            store = Store(state_dir, CALIBRATION_FILE)
+        except OSError as exc:
+            raise ConfigError(f"cannot use the state directory {state_dir}: {exc.strerror or exc}") from None
         try:
             data = store.load()
         except StateFileError as exc:
@@ -45,6 +48,15 @@ class Calibration:
         calibration = cls.from_dict(data or {}, where=str(store.path))
         calibration.store = store
         return calibration
+
+    @classmethod
+    def load_or_empty(cls, state_dir: Path | None, log) -> "Calibration":
+        """:meth:`load`, or an empty calibration (kept in memory) after saying why the file was not used."""
+        try:
+            return cls.load(state_dir)
+        except ConfigError as exc:
+            log(f"uno-shooter: calibration ignored: {exc}")
+            return cls()
 
     @classmethod
     def from_dict(cls, data: dict, where: str = CALIBRATION_FILE) -> "Calibration":

@@ -236,7 +236,8 @@ def _bringup_parsers(sub) -> None:
         epilog="Examples:\n  sudo -u uno-shooter uno-shooter calibrate --players 3,4\n"
                "  uno-shooter calibrate --sim --state-dir /tmp/cal --players 4")
     calibrate.add_argument("--players", default=None, metavar="N[,N...]",
-                           help="numbers of players to point the seats for (default table.default_seats)")
+                           help="numbers of players to point the seats for (default: table.default_seats and every "
+                                "number with seat angles in the config or the calibration)")
     calibrate.add_argument("--skip-seats", action="store_true", help="do not point the seats")
     calibrate.add_argument("--skip-motor", action="store_true", help="do not measure the motor")
 
@@ -250,7 +251,7 @@ def _bringup(args) -> int:
             raise ConfigError("--sim-fault needs --sim")
         if args.command == "calibrate":
             from .calibrate import parse_players
-            players = parse_players(args.players, config.default_seats)
+            players = parse_players(args.players)
     except ConfigError as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2

@@ -140,6 +140,17 @@ def test_jogging_fine_and_coarse_stores_the_seat_angles(tmp_path):
     assert json.loads((tmp_path / "calibration.json").read_text())["seat_angles"] == {"3": [-80.0, -5.0, 70.0]}
 
 
+def test_without_players_every_number_the_table_uses_is_pointed(tmp_path):
+    config = parse_config({"servo": {"seat_angles": {"2": [-45, 45]}}, "table": {"default_seats": 3}})
+    (tmp_path / "calibration.json").write_text('{"seat_angles": {"5": [-90, -45, 0, 45, 90]}}')
+    out = io.StringIO()
+    with Bench(config, sim=True, state_dir=tmp_path, log=lambda m: None) as bench:
+        run_calibration(bench, io.StringIO("\n" * 10), out, motor=False, servo_speed=False)
+    import re
+    asked = [int(n) for n in re.findall(r"(\d+) players, seat \d+:", out.getvalue())]
+    assert asked == [2] * 2 + [3] * 3 + [5] * 5
+
+
 def test_the_servo_speed_is_timed_by_the_person(tmp_path):
     with Bench(parse_config({}), sim=True, state_dir=tmp_path, log=lambda m: None) as bench:
         run_calibration(bench, io.StringIO("\n0.5\n"), io.StringIO(), players=[4], seats=False, motor=False)
@@ -149,7 +160,7 @@ def test_the_servo_speed_is_timed_by_the_person(tmp_path):
 @pytest.mark.parametrize("text", ["1", "3,x", "11", ""])
 def test_bad_player_counts_are_refused(text):
     with pytest.raises(ConfigError, match="--players"):
-        parse_players(text, 4)
+        parse_players(text)
 
 
 def _expect(master: int, text: str, seen: bytearray) -> None:

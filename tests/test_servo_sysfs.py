@@ -159,3 +159,16 @@ def test_no_pin_factory_is_one_message_with_every_reason_and_the_hint(recwarn):
     for name in ("lgpio:", "rpigpio:", "pigpio:", "native:", "--sim"):
         assert name in message
     assert not [w for w in recwarn if "gpiozero" in str(w.category.__module__)]
+
+
+def test_the_log_and_status_say_which_pin_factory_and_servo_backend_run_the_parts(monkeypatch):
+    from shooter.app import App
+    from shooter.config import parse_config
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")            # gpiozero's mock pins stand in for a Pi's
+    monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
+    logged = []
+    with App(parse_config({}), sim=False, seed=1, log=logged.append) as app:
+        replies = []
+        app.controller.handle_line("status", replies.append)
+    assert logged == ["uno-shooter: pin factory mock, servo backend gpiozero"]
+    assert replies[0]["hardware"] == {"pin_factory": "mock", "servo_backend": "gpiozero"}
