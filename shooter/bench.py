@@ -102,6 +102,9 @@ class TerminalPerson:
             return True
         print(f"  {question} [Y/n] ", end="", file=self.out, flush=True)
         answer = self.read_line()
+        if answer == "":  # end of input is no answer, not a yes
+            print("(no answer: end of input)", file=self.out, flush=True)
+            return False
         return answer.strip().lower() in ("", "y", "yes")
 
 

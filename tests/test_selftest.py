@@ -42,7 +42,7 @@ def test_a_dead_exit_sensor_fails_the_exit_sensor_and_the_counted_card():
     out = selftest("--sim-fault", "exit_sensor")
     assert out.returncode == 1
     assert lines(out.stdout, "FAIL  exit sensor:")[0].startswith("FAIL  exit sensor: no card seen on GPIO22")
-    assert "exit sensor is dead (see exit sensor)" in lines(out.stdout, "FAIL  motor:")[0]
+    assert "exit sensor is dead (see exit sensor;" in lines(out.stdout, "FAIL  motor:")[0]
 
 
 @pytest.fixture
@@ -124,3 +124,16 @@ def test_gpiozero_pin_factory_in_the_environment_is_the_one_tried():
                          stdin=subprocess.DEVNULL, timeout=60, env={**os.environ, "GPIOZERO_PIN_FACTORY": "lgpio"})
     assert out.returncode == 1
     assert "(from GPIOZERO_PIN_FACTORY) (lgpio: " in out.stderr and "rpigpio" not in out.stderr.split(";")[0]
+
+
+def test_end_of_input_at_the_terminal_is_no_answer_not_a_yes(bench):
+    out = io.StringIO()
+    assert not check_beeper(bench, TerminalPerson(out, lambda: "", yes=False), 30).ok
+    assert "(no answer: end of input)" in out.getvalue()
+
+
+def test_a_dead_exit_sensor_lets_only_a_few_cards_out_uncounted():
+    with Bench(parse_config({}), sim=True, faults=("exit_sensor",), log=lambda m: None) as bench:
+        result = check_motor(bench, bench.person(out=io.StringIO(), read_line=input, yes=True), 30)
+        assert not result.ok and "uncounted" in result.detail
+        assert 1 <= bench.world.cards_out <= 3
