@@ -22,11 +22,13 @@ class GpioServo:
         self._angle: float | None = None
         self.on_arrived: Callable[[float], None] | None = None
         # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
-        self.device = device if device is not None else AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
-                                   max_angle=settings.max_angle,
-                                   min_pulse_width=settings.min_pulse_width,
-                                   max_pulse_width=settings.max_pulse_width,
-                                   frame_width=settings.frame_width, pin_factory=pin_factory)
+        self.device = device
+        if device is None:
+            self.device = AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
+                                       max_angle=settings.max_angle,
+                                       min_pulse_width=settings.min_pulse_width,
+                                       max_pulse_width=settings.max_pulse_width,
+                                       frame_width=settings.frame_width, pin_factory=pin_factory)
 
     @property
     def angle(self) -> float | None:
