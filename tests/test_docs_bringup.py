@@ -3,8 +3,12 @@ from a fresh image to a calibrated service, and docs/ stands alone (no reference
 
 import importlib.util
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from hal.settings import PinMap
 
@@ -74,3 +78,19 @@ def test_every_relative_link_in_the_docs_points_at_a_file_in_the_repository():
     for doc in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
         for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", doc.read_text()):
             assert (doc.parent / target).exists(), f"{doc.name}: {target}"
+
+
+def _readme_example(command: str) -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip() != "..."]
+
+
+@pytest.mark.parametrize("command", ["uno-shooter selftest --sim --yes --sim-fault lid",
+                                     "uno-shooter simulate --games 20"])
+def test_the_readmes_examples_are_what_the_program_prints(command):
+    out = subprocess.run([sys.executable, "-m", "shooter", *command.split()[1:]], capture_output=True, text=True,
+                         timeout=300)
+    printed = out.stdout.splitlines()
+    shown = _readme_example(command)
+    assert shown and all(line in printed for line in shown), [line for line in shown if line not in printed]
