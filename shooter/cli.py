@@ -261,15 +261,20 @@ def _bringup(args) -> int:
     except Exception as exc:
         print(f"uno-shooter: cannot start: {exc}", file=sys.stderr)
         return 1
-    with bench:
-        if args.command == "selftest":
-            from .selftest import run_selftest
-            person = bench.person(out=sys.stdout, read_line=sys.stdin.readline, yes=args.yes)
-            results = run_selftest(bench, person, sys.stdout, timeout=args.timeout)
-            return 0 if all(r.ok for r in results) else 1
-        from .calibrate import run_calibration
-        return run_calibration(bench, sys.stdin, sys.stdout, players=players, seats=not args.skip_seats,
-                               motor=not args.skip_motor)
+    with bench:  # closing it stops the motor first, whatever happened
+        try:
+            if args.command == "selftest":
+                from .selftest import run_selftest
+                person = bench.person(out=sys.stdout, read_line=sys.stdin.readline, yes=args.yes)
+                results = run_selftest(bench, person, sys.stdout, timeout=args.timeout)
+                return 0 if all(r.ok for r in results) else 1
+            from .calibrate import run_calibration
+            return run_calibration(bench, sys.stdin, sys.stdout, players=players, seats=not args.skip_seats,
+                                   motor=not args.skip_motor)
+        except KeyboardInterrupt:
+            bench.hw.safe_stop()
+            print("\nuno-shooter: interrupted; the motor is off", file=sys.stderr)
+            return 130
 
 
 def _run_virtual(app, fmt: str) -> int:

@@ -137,3 +137,17 @@ def test_a_dead_exit_sensor_lets_only_a_few_cards_out_uncounted():
         result = check_motor(bench, bench.person(out=io.StringIO(), read_line=input, yes=True), 30)
         assert not result.ok and "uncounted" in result.detail
         assert 1 <= bench.world.cards_out <= 3
+
+
+def test_ctrl_c_during_a_bring_up_tool_leaves_the_motor_off(monkeypatch, capsys):
+    from shooter import cli, selftest as selftest_module
+    benches = []
+
+    def interrupted(bench, person, out, timeout):
+        bench.hw.motor.forward(1.0)
+        benches.append(bench)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(selftest_module, "run_selftest", interrupted)
+    assert cli.main(["selftest", "--sim", "--yes"]) == 130
+    assert not benches[0].world.motor_on and benches[0].hw.closed
+    assert "interrupted; the motor is off" in capsys.readouterr().err
