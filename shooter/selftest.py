@@ -84,7 +84,7 @@ def check_lid(bench: Bench, person, timeout: float) -> Result:
         person.do("close-lid", "Close the lid")
         if not bench.wait_for(lambda: not lid.is_open, timeout):
             return Result("lid", False, f"never read closed within {timeout:g} s: the switch on GPIO{pin} reads "
-                                        f"open (disconnected? wired to ground?)")
+                                        f"open (disconnected, or not wired to GND?)")
     person.do("open-lid", "Open the lid")
     if not bench.wait_for(lambda: lid.is_open, timeout):
         return Result("lid", False, f"still read closed {timeout:g} s after you were asked to open it: check the "
