@@ -96,7 +96,7 @@ class TerminalPerson:
     def do(self, act: str, prompt: str) -> None:
         print(f"  -> {prompt}", file=self.out, flush=True)
 
-    def confirm(self, question: str, evidence: str = "") -> bool:
+    def confirm(self, question: str) -> bool:
         if self.yes:
             print(f"  {question} [Y/n] yes (--yes)", file=self.out, flush=True)
             return True
@@ -106,6 +106,19 @@ class TerminalPerson:
             print("(no answer: end of input)", file=self.out, flush=True)
             return False
         return answer.strip().lower() in ("", "y", "yes")
+
+    # what the selftest asks; a person answers each by looking or listening
+    def heard(self, question: str, beeps: int, since: float) -> bool:
+        return self.confirm(question)
+
+    def points_at(self, question: str, angle: float) -> bool:
+        return self.confirm(question)
+
+    def saw_roller_turn(self, question: str, direction: str, since: float) -> bool:
+        return self.confirm(question)
+
+    def sees_cards_loaded(self, question: str) -> bool:
+        return self.confirm(question)
 
 
 class SimPerson:
@@ -134,23 +147,20 @@ class SimPerson:
                   "press-button": self.world.press_button, "pass-card": self.world.pass_card_by_hand}[act]
         self.bench.clock.call_later(self.REACTION, action, name=f"person-{act}")
 
-    def confirm(self, question: str, evidence: str = "") -> bool:
-        """``evidence``: what the answer rests on, ``beeps:N:SINCE``, ``angle:A``, ``roller:forward|backward:SINCE``
-        or ``loaded``."""
-        kind, _, rest = evidence.partition(":")
-        if kind == "beeps":
-            count, since = rest.split(":")
-            answer = len([b for b in self.world.beeps if b[0] >= float(since) - 1e-9]) == int(count)
-        elif kind == "angle":
-            where = self.world.servo_angle()
-            answer = where is not None and abs(where - float(rest)) < 1.0
-        elif kind == "roller":
-            direction, since = rest.split(":")
-            sign = 1 if direction == "forward" else -1
-            answer = any(t >= float(since) - 1e-9 and speed * sign > 0 for t, speed in self.roller)
-        elif kind == "loaded":
-            answer = bool(self.world.launcher.magazine)
-        else:
-            answer = True
+    def _answer(self, question: str, answer: bool) -> bool:
         print(f"  {question} {'yes' if answer else 'no'} (the simulated person looked)", file=self.out, flush=True)
         return answer
+
+    def heard(self, question: str, beeps: int, since: float) -> bool:
+        return self._answer(question, len([b for b in self.world.beeps if b[0] >= since - 1e-9]) == beeps)
+
+    def points_at(self, question: str, angle: float) -> bool:
+        where = self.world.servo_angle()
+        return self._answer(question, where is not None and abs(where - angle) < 1.0)
+
+    def saw_roller_turn(self, question: str, direction: str, since: float) -> bool:
+        sign = 1 if direction == "forward" else -1
+        return self._answer(question, any(t >= since - 1e-9 and speed * sign > 0 for t, speed in self.roller))
+
+    def sees_cards_loaded(self, question: str) -> bool:
+        return self._answer(question, bool(self.world.launcher.magazine))

@@ -56,7 +56,7 @@ def check_beeper(bench: Bench, person, timeout: float) -> Result:
         bench.wait(beeps.duration(pattern) + 0.3)
         heard += _beeps_heard(pattern)
     n = len(beeps.VOCABULARY)
-    if person.confirm(f"Did you hear {n} patterns ({heard} beeps)?", f"beeps:{heard}:{since}"):
+    if person.heard(f"Did you hear {n} patterns ({heard} beeps)?", heard, since):
         return Result("beeper", True, f"played {n} patterns ({heard} beeps)")
     return Result("beeper", False, f"the {n} patterns ({heard} beeps) were not heard: check the beeper on "
                                    f"GPIO{bench.config.hardware.pins.beeper} and beeper.kind")
@@ -68,7 +68,7 @@ def check_servo(bench: Bench, person, timeout: float) -> Result:
     for seat, angle in enumerate(bench.seat_angles(players), start=1):
         seconds = bench.hw.servo.move_to(angle)
         bench.wait_for(lambda: not bench.hw.servo.moving, seconds + 1.0)
-        if not person.confirm(f"Does the shooter point at seat {seat} of {players} ({angle:g}°)?", f"angle:{angle}"):
+        if not person.points_at(f"Does the shooter point at seat {seat} of {players} ({angle:g}°)?", angle):
             wrong.append(seat)
     if wrong:
         return Result("servo", False, f"not pointing at seat {', '.join(map(str, wrong))}: check the servo on "
@@ -140,14 +140,14 @@ def check_motor(bench: Bench, person, timeout: float) -> Result:
             bench.wait(pulse)
             hw.motor.stop()
             bench.wait(0.2)
-            if not person.confirm(f"Did the roller turn {direction} for a moment?", f"roller:{direction}:{since}"):
+            if not person.saw_roller_turn(f"Did the roller turn {direction} for a moment?", direction, since):
                 return Result("motor", False, f"the roller did not turn {direction}: check the H-bridge on GPIO"
                                               f"{bench.config.hardware.pins.motor_forward}/"
                                               f"{bench.config.hardware.pins.motor_backward} and the motor supply")
         notes.append("turned forward and backward")
         if hw.exit_sensor is None:
             notes.append("no exit sensor: no counted card")
-        elif not person.confirm("Is there at least one card in the magazine (lid closed)?", "loaded"):
+        elif not person.sees_cards_loaded("Is there at least one card in the magazine (lid closed)?"):
             notes.append("magazine empty: no counted card")
         else:
             # long enough for one card at the configured pace, short enough that a dead sensor lets few out
