@@ -6,7 +6,8 @@
   and its output replaced;
 - the ```mermaid block after "## The state machine" in shooter.md is redrawn from the launcher's table,
   and the one after "## The table's state machine" in rules.md from the table's;
-- the rows of the beep table in shooter.md are rewritten from shooter/beeps.py.
+- the rows of the beep table in shooter.md are rewritten from shooter/beeps.py;
+- docs/wiring.svg is drawn again from the default pin map (hal/settings.py; docs/wiring.py).
 tests/test_docs.py fails whenever one of these is stale.
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 DOCS = Path(__file__).parent
 sys.path.insert(0, str(DOCS.parent))
+sys.path.insert(0, str(DOCS))
 
 
 def run_session(args: str, inputs: list[str]) -> list[str]:
@@ -64,7 +66,18 @@ def beep_rows(text: str) -> str:
     return head + "## Beeps" + tail if _ else text
 
 
+def wiring() -> None:
+    from hal.settings import PinMap
+    from wiring import wiring_svg  # docs/wiring.py
+    path = DOCS / "wiring.svg"
+    svg = wiring_svg(PinMap())
+    if not path.exists() or path.read_text() != svg:
+        path.write_text(svg)
+        print(f"updated {path.relative_to(DOCS.parent)}")
+
+
 def main() -> None:
+    wiring()
     from shooter.launcher import launcher_diagram
     for path in sorted(DOCS.glob("*.md")):
         text = original = path.read_text()

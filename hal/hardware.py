@@ -24,7 +24,9 @@ log = logging.getLogger(__name__)
 class Hardware:
     """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter."""
 
-    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None):
+    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None,
+                 servo=None):
+        # ``servo``: builds the servo (hal.backends.servo_maker: gpiozero's or the kernel's PWM)
         backstop = isinstance(clock, MonotonicClock)  # a thread on wall time: never in virtual time
         self.settings = settings
         self.clock = clock
@@ -43,7 +45,7 @@ class Hardware:
                                                pin_factory=pin_factory))
             self.beeper = self._add(GpioBeeper(pins.beeper, clock=clock, kind=settings.beeper.kind,
                                                pin_factory=pin_factory))
-            self.servo = self._add(GpioServo(pins.servo, clock=clock, settings=settings.servo,
+            self.servo = self._add((servo or GpioServo)(pins.servo, clock=clock, settings=settings.servo,
                                              pin_factory=pin_factory))
             self.exit_sensor = None
             if pins.exit_sensor is not None:

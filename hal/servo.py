@@ -16,18 +16,21 @@ class GpioServo:
     """Turns the shooter to an angle; ``on_arrived(angle)`` once it is there."""
 
     def __init__(self, pin: int, *, clock: Clock, settings: ServoSettings = ServoSettings(),
-                 pin_factory=None):
+                 pin_factory=None, device=None):
         self._clock = clock
         self._settings = settings
         self._timer: Timer | None = None
         self._angle: float | None = None
         self._closed = False
         self.on_arrived: Callable[[float], None] | None = None
-        self.device = AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
-                                   max_angle=settings.max_angle,
-                                   min_pulse_width=settings.min_pulse_width,
-                                   max_pulse_width=settings.max_pulse_width,
-                                   frame_width=settings.frame_width, pin_factory=pin_factory)
+        # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
+        self.device = device
+        if device is None:
+            self.device = AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
+                                       max_angle=settings.max_angle,
+                                       min_pulse_width=settings.min_pulse_width,
+                                       max_pulse_width=settings.max_pulse_width,
+                                       frame_width=settings.frame_width, pin_factory=pin_factory)
 
     @property
     def angle(self) -> float | None:

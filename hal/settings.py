@@ -1,6 +1,6 @@
 """What the hardware layer needs to know about the wiring and the parts.
 
-Defaults are DESIGN.md's reference hardware (BCM pin numbers). The controller's
+Defaults are the reference hardware of docs/design.md (BCM pin numbers). The controller's
 config file fills these in; the hardware layer never reads files itself.
 """
 

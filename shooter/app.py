@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
+from .calibration import Calibration
 from .config import Config
 from .controller import Controller
 from .errors import StateFileError
@@ -31,6 +32,8 @@ class App:
         if virtual and not sim:
             raise ValueError("--clock virtual needs --sim: real hardware runs in real time")
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
+        file_config, self.calibration = config, Calibration.load_or_empty(state_dir, self.log)
+        config = self.calibration.apply(config)
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         self.clock = VirtualClock() if virtual else MonotonicClock()
         self.loop = ControlLoop(self.clock)
@@ -44,10 +47,14 @@ class App:
             self.world = ShooterWorld(factory, settings.pins, seed=self.seed, cards=config.sim_cards,
                                       exit_active_low=settings.inputs.exit_active_low,
                                       rest_time=settings.motor.rest_time)
+            self.hardware_info, servo = {"pin_factory": "sim", "servo_backend": "gpiozero"}, None
         else:
-            from hal.factories import real_pin_factory
-            factory = real_pin_factory(config.pin_factory)
-        self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory)
+            from hal.backends import choose_backends
+            factory, servo, self.hardware_info = choose_backends(config.pin_factory, config.servo_backend,
+                                                                 config.pwm_chip)
+            self.log(f"uno-shooter: pin factory {self.hardware_info['pin_factory']}, "
+                     f"servo backend {self.hardware_info['servo_backend']}")
+        self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory, servo=servo)
         try:
             self.store = Store(state_dir) if state_dir is not None else None
             table = self._restore(config)
@@ -56,6 +63,8 @@ class App:
                 launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
                 default_seats=config.default_seats, world=self.world,
                 cards=config.sim_cards if sim else None, store=self.store)
+            self.controller.calibration, self.controller.config = self.calibration, file_config
+            self.controller.hardware_info = self.hardware_info
             self.controller.start()
         except BaseException:
             self.hw.close()
@@ -74,6 +83,8 @@ class App:
         from .controller import spread_angles
 
         def angles(players: int) -> list[float]:
+            if players in self.calibration.seat_angles:  # calibrate seat=S may have changed them since
+                return list(self.calibration.seat_angles[players])
             if players in config.seat_angles:
                 return list(config.seat_angles[players])
             return spread_angles(players, servo.min_angle, servo.max_angle)

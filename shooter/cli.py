@@ -21,6 +21,8 @@ Examples:
   uno-shooter check-config /etc/uno-shooter/config.toml
   uno-shooter diagram launcher                     # the shooter's state machine (mermaid)
   uno-shooter simulate --games 10 --players 4      # bots play whole games on the simulator
+  uno-shooter selftest                             # bring-up: every part, pass or fail
+  uno-shooter calibrate                            # bring-up: seat angles, motor timing
 """
 
 
@@ -32,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run the controller",
                          description="Run the controller. One command per line on each console; "
-                                     "replies and events come back as JSON lines (PROTOCOL.md).")
+                                     "replies and events come back as JSON lines (docs/protocol.md).")
     run.add_argument("--config", type=Path, metavar="PATH",
                      help="config file (default /etc/uno-shooter/config.toml if it exists, else built-in defaults)")
     run.add_argument("--sim", action="store_true", help="simulated hardware instead of GPIO pins")
@@ -54,8 +56,10 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
                               description="Bots deal real cards, play, press and score whole games through the "
-                                          "console protocol, on simulated hardware in virtual time. Prints one "
-                                          "JSON line per game. Every card is accounted for at every step.")
+                                          "console protocol, on simulated hardware in virtual time, and a summary "
+                                          "of the profile shows how it behaves: fire rate, burst sizes, blank runs, "
+                                          "cards per press, presses per round (--json: one JSON line per game). "
+                                          "Every card is accounted for at every step.")
     simulate.add_argument("--games", type=int, default=1, metavar="N")
     simulate.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2..10")
     simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
@@ -63,6 +67,16 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--limit", type=int, default=500)
     simulate.add_argument("--edition", choices=("2016", "2010"), default="2016")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
+    simulate.add_argument("--profile", metavar="NAME",
+                          help="scheduler profile: original, uniform or one from [scheduler.profiles.NAME] of --config "
+                               "(default: the config's scheduler.profile)")
+    simulate.add_argument("--json", action="store_true",
+                          help="one JSON line per game instead of the summary")
+    simulate.add_argument("--svg", type=Path, metavar="FILE", help="also write the summary as an SVG picture")
+    simulate.add_argument("--progress", action="store_true",
+                          help="show progress (games done, rate, time left) even when stderr is not a terminal")
+
+    _bringup_parsers(sub)
 
     diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")
     diagram.add_argument("machine", choices=("launcher", "table"))
@@ -97,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     from .config import load_config
     if args.command == "simulate":
         return _simulate(args)
+    if args.command in ("selftest", "calibrate"):
+        return _bringup(args)
     if args.command == "check-config":
         try:
             load_config(args.path)
@@ -124,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         app = App(config, sim=args.sim, virtual=args.clock == "virtual", seed=args.seed,
                   state_dir=state_dir, exit_sensor=not args.no_exit_sensor)
     except Exception as exc:
-        hint = "" if args.sim else " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
+        from hal.backends import NoPinFactoryError
+        hint = "" if args.sim or isinstance(exc, NoPinFactoryError) else \
+            " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
         print(f"uno-shooter: cannot start: {exc}{hint}", file=sys.stderr)
         return 1
     with app:
@@ -139,23 +157,124 @@ def main(argv: list[str] | None = None) -> int:
 def _simulate(args) -> int:
     import json
     import time
+    from dataclasses import replace
 
-    from .config import load_config
-    from .simulate import play_games
+    from .config import load_config, parse_config
+    from .scheduler import PROFILES, profile_from_config
+    from .simulate import iter_games
+    from .summary import Progress, summarise, svg, text
     if args.games < 1:
         print("uno-shooter: --games must be at least 1", file=sys.stderr)
         return 2
     try:
-        config = load_config(args.config) if args.config else None
+        config = load_config(args.config) if args.config else parse_config({})
+        name = args.profile or config.scheduler_profile
+        if name not in PROFILES and name not in config.scheduler_profiles:
+            raise ConfigError(f"--profile {name}: no such profile (built in: {', '.join(PROFILES)}; "
+                              f"in the config: {', '.join(config.scheduler_profiles) or 'none'})")
+        config = replace(config, scheduler_profile=name)
+        profile = PROFILES.get(name) or profile_from_config(name, config.scheduler_profiles[name])
     except ConfigError as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    for result in play_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
+    progress = Progress(args.games, sys.stderr, time.perf_counter) \
+        if (args.progress or sys.stderr.isatty()) and not args.json else None
+    results = []
+    for result in iter_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
                              limit=args.limit, edition=args.edition, config=config):
-        print(json.dumps(result.__dict__), flush=True)
+        results.append(result)
+        if args.json:
+            print(json.dumps(result.json()), flush=True)
+        if progress:
+            progress.step()
+    if progress:
+        progress.end()
+    summary = summarise(results, profile)
+    if not args.json:
+        print(text(summary), end="")
+    if args.svg:
+        args.svg.write_text(svg(summary))
     print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
     return 0
+
+
+def _bringup_parsers(sub) -> None:
+    """The bring-up commands: selftest and calibrate (shooter/selftest.py, shooter/calibrate.py)."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", type=Path, metavar="PATH",
+                        help="config file (default /etc/uno-shooter/config.toml if it exists)")
+    common.add_argument("--sim", action="store_true",
+                        help="the simulator instead of GPIO pins; the simulated world plays your part")
+    common.add_argument("--state-dir", type=Path, metavar="DIR",
+                        help="where calibration.json is kept (default: the config's state.dir; with --sim none)")
+    common.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulated world")
+    common.add_argument("--sim-fault", action="append", default=[], choices=("lid", "button", "exit_sensor"),
+                        help="simulator only: this input's wire is broken (repeatable)")
+    selftest = sub.add_parser(
+        "selftest", parents=[common], help="test every part of the shooter, one after the other",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Test the parts one by one, a PASS or FAIL line each, then a summary: beeper (plays the "
+                    "patterns), servo (turns to each seat), lid (open it, close it), button (press it), exit sensor "
+                    "(pass a card through it), motor (lid closed: a short pulse each way, then one counted card). "
+                    "Exit status 0 only when every part passed.",
+        epilog="Examples:\n  uno-shooter selftest                      # on the Pi, you at the shooter\n"
+               "  uno-shooter selftest --sim --yes          # the simulator plays your part\n"
+               "  uno-shooter selftest --sim --yes --sim-fault lid   # a disconnected lid switch fails")
+    selftest.add_argument("--yes", action="store_true",
+                          help="answer the 'did you see / hear it' questions with yes (parts needing no hands "
+                               "run unattended; lid, button and exit sensor still wait for you)")
+    selftest.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                          help="seconds to wait for each thing you are asked to do (default 30)")
+    calibrate = sub.add_parser(
+        "calibrate", parents=[common], help="point the seats, measure the motor; results override the config",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Interactive calibration on the terminal. Seats: jog the servo with < and > (1 degree) or "
+                    "<< and >> (10 degrees), =A for an angle, Enter to store the seat. Motor: shoots counted bursts "
+                    "through the exit sensor and fits seconds_per_card and spin_up (least squares). Results go to "
+                    "calibration.json in the state directory, which overrides the config (status shows the source).",
+        epilog="Examples:\n  sudo -u uno-shooter uno-shooter calibrate --players 3,4\n"
+               "  uno-shooter calibrate --sim --state-dir /tmp/cal --players 4")
+    calibrate.add_argument("--players", default=None, metavar="N[,N...]",
+                           help="numbers of players to point the seats for (default: table.default_seats and every "
+                                "number with seat angles in the config or the calibration)")
+    calibrate.add_argument("--skip-seats", action="store_true", help="do not point the seats")
+    calibrate.add_argument("--skip-motor", action="store_true", help="do not measure the motor")
+
+
+def _bringup(args) -> int:
+    from .bench import Bench
+    from .config import load_config
+    try:
+        config = load_config(args.config)
+        if args.sim_fault and not args.sim:
+            raise ConfigError("--sim-fault needs --sim")
+        if args.command == "calibrate":
+            from .calibrate import parse_players
+            players = parse_players(args.players)
+    except ConfigError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
+    state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
+    try:
+        bench = Bench(config, sim=args.sim, seed=args.seed, faults=tuple(args.sim_fault), state_dir=state_dir)
+    except Exception as exc:
+        print(f"uno-shooter: cannot start: {exc}", file=sys.stderr)
+        return 1
+    with bench:  # closing it stops the motor first, whatever happened
+        try:
+            if args.command == "selftest":
+                from .selftest import run_selftest
+                person = bench.person(out=sys.stdout, read_line=sys.stdin.readline, yes=args.yes)
+                results = run_selftest(bench, person, sys.stdout, timeout=args.timeout)
+                return 0 if all(r.ok for r in results) else 1
+            from .calibrate import run_calibration
+            return run_calibration(bench, sys.stdin, sys.stdout, players=players, seats=not args.skip_seats,
+                                   motor=not args.skip_motor)
+        except KeyboardInterrupt:
+            bench.hw.safe_stop()
+            print("\nuno-shooter: interrupted; the motor is off", file=sys.stderr)
+            return 130
 
 
 def _run_virtual(app, fmt: str) -> int:

@@ -44,8 +44,12 @@ COMMANDS: list[tuple[Spec, str]] = [
                                            "or round start"), "cmd_undo"),
     (Spec(("set",), optional={"current": SEAT, "direction": choice("cw", "ccw")},
           usage="set [current=S] [direction=cw|ccw]", summary="corrects the controller"), "cmd_set"),
-    (Spec(("aim",), required={"seat": SEAT}, usage="aim seat=S",
-          summary="turns the shooter to S without shooting"), "cmd_aim"),
+    (Spec(("aim",), optional={"seat": SEAT, "angle": number(-360.0, 360.0)}, usage="aim seat=S|angle=A",
+          summary="turns the shooter to S without shooting; angle=A: to the raw servo angle A in degrees "
+                  "(bring-up, calibration)"), "cmd_aim"),
+    (Spec(("calibrate",), required={"seat": SEAT}, usage="calibrate seat=S",
+          summary="the servo's current angle is seat S's for the current number of players: stored in the "
+                  "calibration file, which overrides the config"), "cmd_calibrate_seat"),
     (Spec(("magazine",), required={"cards": integer(0, 500)}, usage="magazine cards=N",
           summary="the magazine now holds N cards (after loading it): the shooter counts down from there "
                   "and knows when it is empty"), "cmd_magazine"),

@@ -1,6 +1,6 @@
 """The config file: one TOML file, validated at start.
 
-Every key has a default that fits DESIGN.md's reference hardware, so an empty
+Every key has a default that fits the reference hardware (docs/design.md), so an empty
 file (or none) is a valid config. Every problem is a :class:`ConfigError` whose
 message names the key and what is wrong with it; unknown keys are refused (a
 typo must not silently fall back to a default).
@@ -21,7 +21,8 @@ from .errors import ConfigError
 from .launcher import LauncherSettings
 
 DEFAULT_PATH = Path("/etc/uno-shooter/config.toml")
-PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "native")
+PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "pigpio", "native")
+SERVO_BACKENDS = ("gpiozero", "sysfs")
 RESERVED_PINS = {2: "GPIO2 has a fixed pull-up (I2C)", 3: "GPIO3 has a fixed pull-up (I2C)",
                  14: "GPIO14 is the UART's TX", 15: "GPIO15 is the UART's RX"}
 
@@ -49,6 +50,9 @@ class Config:
     pin_factory: str = "auto"
     sim_cards: int = 83                    # 112 cards - 4 hands of 7 - the first card
     watchdog: bool = True
+    servo_backend: str = "gpiozero"        # or "sysfs": the kernel's hardware PWM (hal.servo_sysfs)
+    pwm_chip: int | None = None            # /sys/class/pwm/pwmchipN for the sysfs servo; None = the only one
+    given: frozenset[str] = frozenset()    # the dotted keys the file set (status: config or default)
 
 
 def _err(key: str, problem: str) -> ConfigError:
@@ -238,8 +242,12 @@ def parse_config(data: dict) -> Config:
     state_dir = Path(_str("state.dir", state_t.get("dir", "/var/lib/uno-shooter")))
 
     hardware_t = _table("hardware", data.get("hardware", {}))
-    _only("hardware", hardware_t, {"pin_factory"})
+    _only("hardware", hardware_t, {"pin_factory", "servo_backend", "pwm_chip"})
     pin_factory = _str("hardware.pin_factory", hardware_t.get("pin_factory", "auto"), PIN_FACTORIES)
+    servo_backend = _str("hardware.servo_backend", hardware_t.get("servo_backend", "gpiozero"), SERVO_BACKENDS)
+    pwm_chip = hardware_t.get("pwm_chip")
+    if pwm_chip is not None:
+        _number("hardware.pwm_chip", pwm_chip, 0, 63, integer=True)
 
     sim_t = _table("sim", data.get("sim", {}))
     _only("sim", sim_t, {"cards"})
@@ -253,7 +261,18 @@ def parse_config(data: dict) -> Config:
                   launcher=launcher, seat_angles=seat_angles, default_seats=default_seats,
                   scheduler_profile=profile, scheduler_profiles=dict(profiles), rules=dict(rules),
                   console=console, state_dir=state_dir, pin_factory=pin_factory, sim_cards=sim_cards,
-                  watchdog=watchdog)
+                  watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip, given=_given(data))
+
+
+def _given(data: dict, prefix: str = "") -> frozenset[str]:
+    """Every dotted key a parsed file sets (``servo.seat_angles.4``, ``motor.spin_up``, ...)."""
+    keys = set()
+    for key, value in data.items():
+        if isinstance(value, dict):
+            keys |= _given(value, f"{prefix}{key}.")
+        else:
+            keys.add(f"{prefix}{key}")
+    return frozenset(keys)
 
 
 def load_config(path: Path | None) -> Config:

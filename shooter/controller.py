@@ -175,6 +175,7 @@ class Controller:
                 "profile": self.scheduler.profile.name,
             },
             "game": self.table.status(),
+            **self._bringup_status(),
         }
 
     def _game(self, method: str, *args, **kwargs):
@@ -219,13 +220,56 @@ class Controller:
     def cmd_set(self, current=None, direction=None):
         self._game("set", current=current, direction=direction)
 
-    def cmd_aim(self, seat):
+    def cmd_aim(self, seat=None, angle=None):
+        if (seat is None) == (angle is None):
+            raise CommandError("bad-argument", "usage: aim seat=S | aim angle=A (one of the two)")
+        if angle is not None:
+            return self._aim_angle(angle)
         if seat > self.seats:
             raise CommandError("bad-argument", f"seat= must be 1..{self.seats}, got {seat}")
         if self.launcher.state not in ("ready", "aiming", "lid_open", "jammed", "empty"):
             raise CommandError("busy", "the shooter is firing; aim when it is done")
         self.launcher.point_at(seat)
         return {"seat": seat, "angle": self.angle_of(seat)}
+
+    # ---- bring-up: raw angles, calibration, what runs the hardware ----
+    calibration = None      # shooter.calibration.Calibration, set by the App
+    config = None           # the config as the file gave it (before the calibration)
+    hardware_info: dict = {}   # pin factory and servo backend in use, set by the App
+
+    def _bringup_status(self) -> dict:
+        status = {}
+        if self.hardware_info:
+            status["hardware"] = dict(self.hardware_info)
+        if self.calibration is not None and self.config is not None:
+            status["sources"] = self.calibration.sources(self.config, self.seats)
+        return status
+
+    def _aim_angle(self, angle: float) -> dict:
+        s = self.hw.settings.servo
+        if not s.min_angle <= angle <= s.max_angle:
+            raise CommandError("bad-argument", f"angle= must be between {s.min_angle:g} and {s.max_angle:g}, "
+                                               f"got {angle:g}")
+        if self.launcher.state not in ("ready", "lid_open", "jammed", "empty"):
+            raise CommandError("busy", "the shooter is turning or firing; aim when it is done")
+        self.launcher.aimed_seat = None  # at no seat now: the next shot turns first
+        seconds = self.hw.servo.move_to(angle)
+        return {"angle": angle, "seconds": round(seconds, 3)}
+
+    def cmd_calibrate_seat(self, seat):
+        if seat > self.seats:
+            raise CommandError("bad-argument", f"seat= must be 1..{self.seats}, got {seat}")
+        angle = self.hw.servo.angle
+        if angle is None or self.calibration is None:
+            raise CommandError("bad-argument", "the servo has not been moved yet: aim angle=A first")
+        self.calibration.store_seat(self.seats, seat, angle, self._seat_angles(self.seats))
+        self.launcher.aimed_seat = None
+        try:
+            path = self.calibration.save()
+        except OSError as exc:
+            self.emit("save-failed", path=str(self.calibration.store.path), message=str(exc))
+            path = None
+        return {"seat": seat, "players": self.seats, "angle": angle, "file": None if path is None else str(path)}
 
     def cmd_magazine(self, cards):
         self.launcher.set_count(cards)

@@ -1,7 +1,7 @@
 """One exception tree for the controller.
 
 Every error a person can cause through the console is a :class:`CommandError`
-carrying one of the protocol's error codes (PROTOCOL.md). Raising it means the
+carrying one of the protocol's error codes (docs/protocol.md). Raising it means the
 command was rejected and nothing changed.
 """
 

@@ -57,7 +57,7 @@ TRANSITIONS = [
 # The protocol's names for the states (status.shooter.state)
 PROTOCOL_STATE = {s: s.replace("_", "-") for s in STATES}
 
-# Why a press is refused, by state (PROTOCOL.md error codes; "empty" and "fault" are additions)
+# Why a press is refused, by state (docs/protocol.md error codes; "empty" and "fault" are additions)
 REFUSAL = {
     "booting": ("busy", "the shooter is starting"),
     "lid_open": ("lid-open", "the lid is open: close it to shoot"),

@@ -122,6 +122,26 @@ class ControlLoop:
             self.clock.advance_to(nxt)
             self.run_pending()
 
+    def run_until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Serve the queue and the timers until ``done()`` or ``timeout`` seconds on the one clock have passed
+        (virtual time jumps, real time waits for a post or the next timer); returns ``done()``. For the
+        bring-up tools (selftest, calibrate), which wait for a person or a part."""
+        end = self.clock.now() + max(0.0, timeout)
+        while True:
+            self.run_pending()
+            if done():
+                return True
+            now = self.clock.now()
+            if now >= end:
+                return False
+            nxt = self.clock.next_deadline()
+            target = end if nxt is None else min(nxt, end)
+            if self.virtual:
+                self.clock.advance_to(target)
+            else:
+                self._wake.wait(min(self.MAX_WAIT, max(0.0, target - now)))
+                self._wake.clear()
+
     def run_forever(self) -> None:
         """Real time: serve the queue and the timers until :meth:`stop`."""
         if self.virtual:

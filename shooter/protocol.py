@@ -1,4 +1,4 @@
-"""The console protocol, version 1 (PROTOCOL.md): reading lines, writing JSON.
+"""The console protocol, version 1 (docs/protocol.md): reading lines, writing JSON.
 
 A line is parsed into a :class:`Line` (words and ``key=value`` options) and
 checked against the command's :class:`Spec` before anything runs, so a rejected

@@ -27,16 +27,28 @@ class GameResult:
     lines: int
     virtual_seconds: float
     stats: dict = field(default_factory=dict)
+    # per press, in order: the cards the scheduler planned and the cards that came out (the summary's data;
+    # not in the JSON line)
+    planned: list = field(default_factory=list, repr=False)
+    ejected: list = field(default_factory=list, repr=False)
+
+    def json(self) -> dict:
+        """The JSON line of ``uno-shooter simulate --json``."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("planned", "ejected")}
 
 
 def deck_counts(edition: str) -> dict[str, int]:
     return {name: card.count(edition) for name, card in CARDS.items() if card.count(edition)}
 
 
-def play_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
-               edition: str = "2016", config: Config | None = None, **bot_options) -> list[GameResult]:
+def play_games(games: int, **options) -> list[GameResult]:
     """Play ``games`` whole games, each with its own seed (``seed``, ``seed + 1``, ...)."""
-    results = []
+    return list(iter_games(games, **options))
+
+
+def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
+               edition: str = "2016", config: Config | None = None, **bot_options):
+    """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
     base = config or parse_config({})
     for game_seed in range(seed, seed + games):
         config = replace(base, sim_cards=0)  # the bots load their own real cards
@@ -55,7 +67,8 @@ def play_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
             bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"),
                             **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit, edition=edition)
-            results.append(GameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
-                                      rounds=game["round"], lines=bots.lines,
-                                      virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats)))
-    return results
+            shots = [e for e in events if e["event"] == "shot"]
+            yield GameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
+                             rounds=game["round"], lines=bots.lines,
+                             virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats),
+                             planned=[e["planned"] for e in shots], ejected=[e["ejected"] for e in shots])

@@ -25,6 +25,7 @@ class SimPin(MockPWMPin):
 
     def __init__(self, factory: "SimFactory", info):
         self._external: bool | None = None
+        self.disconnected = False  # a broken wire: the pin reads its pull, whatever the world drives
         self.listeners: list[Listener] = []
         self.history: list[tuple[float, float]] = []  # (absolute time, level)
         super().__init__(factory, info)
@@ -56,7 +57,7 @@ class SimPin(MockPWMPin):
         if value not in ("floating", "up", "down"):
             raise PinInvalidPull("pull must be floating, up, or down")
         self._pull = value
-        level = self._external if self._external is not None else (value == "up")
+        level = self._external if self._external is not None and not self.disconnected else (value == "up")
         self._drive(level)
 
     def _drive(self, level: bool) -> None:
@@ -68,12 +69,18 @@ class SimPin(MockPWMPin):
     def drive(self, level: bool) -> None:
         """The world sets the level on this pin (a switch closing, a beam breaking)."""
         self._external = bool(level)
-        if self._function == "input":
+        if self._function == "input" and not self.disconnected:
             self._drive(self._external)
 
     def release(self) -> None:
         """The world stops driving; the pull decides again."""
         self._external = None
+        if self._function == "input":
+            self._drive(self._pull == "up")
+
+    def disconnect(self) -> None:
+        """Fault injection: the wire to this input breaks; from now on the pin reads its pull resistor."""
+        self.disconnected = True
         if self._function == "input":
             self._drive(self._pull == "up")
 

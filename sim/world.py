@@ -226,3 +226,17 @@ class ShooterWorld:
     def accounted(self) -> bool:
         """magazine + in the slot + out == loaded, every card once."""
         return self.launcher.accounted()
+
+    # ---- faults and bring-up (added for uno-shooter selftest / calibrate) ----
+    def disconnect(self, part: str) -> None:
+        """A physical fault: the wire of input ``part`` (``lid``, ``button``, ``exit_sensor``) breaks, so its pin
+        reads only its pull resistor: a disconnected reed switch reads open, a dead IR receiver reads a whole
+        beam (its output is pulled up), a disconnected button is never pressed."""
+        if part not in ("lid", "button", "exit_sensor") or part not in self._pin:
+            raise ValueError(f"cannot disconnect {part!r}: lid, button or exit_sensor")
+        self._pin[part].disconnect()
+
+    def pass_card_by_hand(self, seconds: float = 0.2) -> None:
+        """A person pushes a card through the exit slot: the beam is broken for ``seconds``."""
+        self._beam(True)
+        self.clock.call_later(seconds, lambda: self._beam(False), name="card-by-hand")

@@ -56,8 +56,8 @@ def test_a_lost_card_is_noticed(mocker):
         play_games(1, seed=3)
 
 
-def test_simulate_command_prints_one_json_line_per_game():
-    out = subprocess.run([sys.executable, "-m", "shooter", "simulate", "--games", "2", "--players", "3"],
+def test_simulate_json_prints_one_json_line_per_game():
+    out = subprocess.run([sys.executable, "-m", "shooter", "simulate", "--games", "2", "--players", "3", "--json"],
                          capture_output=True, timeout=60)
     assert out.returncode == 0
     games = [json.loads(line) for line in out.stdout.decode().splitlines()]

@@ -46,7 +46,9 @@ def test_the_example_config_is_valid_and_states_the_defaults():
     ({"rules": {"colour": "red"}}, "rules.colour", "unknown key"),
     ({"console": {"tcp_port": 70000}}, "console.tcp_port", "between"),
     ({"console": {"serial": "/dev/rfcomm0"}}, "console.serial", "list of device paths"),
-    ({"hardware": {"pin_factory": "pigpio"}}, "hardware.pin_factory", "one of"),
+    ({"hardware": {"pin_factory": "pigpiod"}}, "hardware.pin_factory", "one of"),
+    ({"hardware": {"servo_backend": "pigpio"}}, "hardware.servo_backend", "one of"),
+    ({"hardware": {"pwm_chip": -1}}, "hardware.pwm_chip", "between"),
     ({"motors": {}}, "motors", "unknown key"),
     ({"pins": 5}, "pins", "must be a table"),
 ])

@@ -5,7 +5,7 @@ import pytest
 
 from hal import DeviceClosedError, HalError, InvalidValueError
 from hal.beeper import GpioBeeper
-from hal.factories import real_pin_factory
+from hal.backends import choose_pin_factory
 
 USES = {
     "motor": lambda hw: hw.motor.forward(),
@@ -41,7 +41,7 @@ def test_stopping_after_close_stays_quiet(rig):
     lambda hw: hw.servo.move_to(float("nan")),
     lambda hw: hw.motor.forward(1.5),
     lambda hw: GpioBeeper(hw.settings.pins.beeper + 1, clock=hw.clock, kind="siren"),
-    lambda hw: real_pin_factory("pigpio-typo"),
+    lambda hw: choose_pin_factory("pigpio-typo"),
 ], ids=["angle", "nan-angle", "duty", "beeper-kind", "pin-factory"])
 def test_a_bad_value_raises_a_hal_error_naming_it(rig, use):
     with pytest.raises(InvalidValueError) as caught:

@@ -1,4 +1,4 @@
-"""Safety rules of the motor, enforced in hal below every caller (DESIGN.md "Safety, always")."""
+"""Safety rules of the motor, enforced in hal below every caller (docs/design.md "Safety, always")."""
 
 import pytest
 

@@ -1,8 +1,8 @@
-"""Every rule of RULES.md, played through the console protocol.
+"""Every rule of docs/rules.md, played through the console protocol.
 
 Each test sends console lines to the real controller (simulated hardware, virtual clock, see
 ``tests.conftest.run_console``) and checks only what the protocol shows: replies, events and
-``status``. Test names carry the RULES.md id they check (``test_P_UNO_...`` checks P-UNO).
+``status``. Test names carry the docs/rules.md id they check (``test_P_UNO_...`` checks P-UNO).
 
 Tables used throughout:
 

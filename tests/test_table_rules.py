@@ -1,4 +1,4 @@
-"""Turn rules of the table engine: S-*, T-*, C-*, C-2P-*, F-*, P-*, E-* (RULES.md).
+"""Turn rules of the table engine: S-*, T-*, C-*, C-2P-*, F-*, P-*, E-* (docs/rules.md).
 
 Seats are 1..N clockwise; with the default dealer (seat 1) seat 2 starts.
 """

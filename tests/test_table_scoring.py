@@ -1,4 +1,4 @@
-"""Scoring and rounds: G-WIN, G-LOW, G-ELIM, G-DEALER, S-DEALER between rounds (RULES.md)."""
+"""Scoring and rounds: G-WIN, G-LOW, G-ELIM, G-DEALER, S-DEALER between rounds (docs/rules.md)."""
 
 import random
 

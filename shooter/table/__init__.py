@@ -1,6 +1,6 @@
 """The table rules engine: whose turn it is, where the shooter points, what is owed, the score.
 
-A pure model of RULES.md (no hardware, no clock, no I/O). The controller calls
+A pure model of docs/rules.md (no hardware, no clock, no I/O). The controller calls
 :class:`Table` from its control loop, turns the returned events into protocol
 events (adding ``t``), and reads :attr:`Table.aim_seat` and
 :meth:`Table.press_owner` to aim and to attribute shots.

@@ -1,11 +1,11 @@
 """The cards of Uno Extreme, as far as the table rules care about them.
 
-:data:`CARDS` is the one place that holds RULES.md's card table: for every card
+:data:`CARDS` is the one place that holds docs/rules.md's card table: for every card
 name how many the 2016 and 2010 decks hold, the points it scores and its
 effect on the turn (the effects themselves are carried out in ``turns.py``). Everything else (play effects, hand points,
 sanity checks of reported hands) reads this table.
 
-Card names are the protocol's (PROTOCOL.md "Cards"): ``number`` (or a digit
+Card names are the protocol's (docs/protocol.md "Cards"): ``number`` (or a digit
 ``1``..``9``), ``skip``, ``reverse``, ``hit2``, ``hit4``, ``discard-all``,
 ``wild``, ``extreme-hit``, ``blank``. They are case-insensitive; ``_`` may
 stand for ``-``.
@@ -43,7 +43,7 @@ class Card:
         return self.count_2016 if edition == "2016" else self.count_2010
 
 
-# RULES.md "Cards", checked against the seed: 112 cards in both editions.
+# docs/rules.md "Cards", checked against the seed: 112 cards in both editions.
 CARDS: dict[str, Card] = {
     c.name: c
     for c in (

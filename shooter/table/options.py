@@ -1,6 +1,6 @@
 """Rule options: the choices the seed leaves open, each with its default.
 
-Fields of :class:`RuleOptions` (all defaults follow RULES.md or the brief):
+Fields of :class:`RuleOptions` (all defaults follow docs/rules.md or the brief):
 
 ``dealer_rotation = "clockwise"``
     After a round the dealer moves one seat clockwise, skipping eliminated

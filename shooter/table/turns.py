@@ -3,9 +3,9 @@
 :class:`TurnRules` is a mixin of :class:`shooter.table.Table`. Its methods are
 the ``after`` callbacks and conditions named in ``machine.TRANSITIONS``; they
 run only after the command was fully validated, so they never refuse anything.
-Each rule id of RULES.md appears once in this package, where it is carried out.
+Each rule id of docs/rules.md appears once in this package, where it is carried out.
 
-Events (PROTOCOL.md) and when they are emitted:
+Events (docs/protocol.md) and when they are emitted:
 
 * ``owed`` {seat, presses, reason}: when the head of the owed queue changes
   (a new head, e.g. after a Hit 2 or a penalty that goes to the front) and

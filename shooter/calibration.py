@@ -1,0 +1,125 @@
+"""Values measured on this shooter, kept in the state directory, overriding the config.
+
+``uno-shooter calibrate`` and the console command ``calibrate seat=S`` write them to
+``calibration.json`` next to the saved game (atomically, like the game). At start they are laid
+over the config: seat angles per number of players, ``motor.seconds_per_card``, ``motor.spin_up``
+and ``servo.speed``. ``status`` says for each of these where its value comes from: ``calibration``,
+``config`` (the file sets it) or ``default``.
+
+A calibration file that cannot be read is a :class:`~shooter.errors.ConfigError` naming the file
+and the problem; the controller then runs on the config alone and says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .config import Config, _number
+from .errors import ConfigError, StateFileError
+from .persist import Store
+
+CALIBRATION_FILE = "calibration.json"
+MOTOR_KEYS = ("seconds_per_card", "spin_up")
+
+
+@dataclass
+class Calibration:
+    """Seat angles (players -> one angle per seat) and measured motor and servo values."""
+
+    seat_angles: dict[int, list[float]] = field(default_factory=dict)
+    motor: dict[str, float] = field(default_factory=dict)     # seconds_per_card, spin_up
+    servo_speed: float | None = None
+    store: Store | None = None                                # None: kept in memory only
+
+    @classmethod
+    def load(cls, state_dir: Path | None) -> "Calibration":
+        """The calibration in ``state_dir`` (an empty one if there is none yet)."""
+        if state_dir is None:
+            return cls()
+        try:
+            store = Store(state_dir, CALIBRATION_FILE)
+        except OSError as exc:
+            raise ConfigError(f"cannot use the state directory {state_dir}: {exc.strerror or exc}") from None
+        try:
+            data = store.load()
+        except StateFileError as exc:
+            raise ConfigError(str(exc)) from None
+        calibration = cls.from_dict(data or {}, where=str(store.path))
+        calibration.store = store
+        return calibration
+
+    @classmethod
+    def load_or_empty(cls, state_dir: Path | None, log) -> "Calibration":
+        """:meth:`load`, or an empty calibration (kept in memory) after saying why the file was not used."""
+        try:
+            return cls.load(state_dir)
+        except ConfigError as exc:
+            log(f"uno-shooter: calibration ignored: {exc}")
+            return cls()
+
+    @classmethod
+    def from_dict(cls, data: dict, where: str = CALIBRATION_FILE) -> "Calibration":
+        try:
+            unknown = set(data) - {"seat_angles", "motor", "servo_speed"}
+            if unknown:
+                raise ConfigError(f"unknown key {sorted(unknown)[0]!r}")
+            angles = {}
+            for players, values in dict(data.get("seat_angles", {})).items():
+                if not str(players).isdigit() or not 2 <= int(players) <= 10:
+                    raise ConfigError(f"seat_angles.{players}: the key must be a number of players, 2..10")
+                if not isinstance(values, list) or len(values) != int(players):
+                    raise ConfigError(f"seat_angles.{players}: must be a list of {players} angles")
+                angles[int(players)] = [float(_number(f"seat_angles.{players}", v, -360, 360)) for v in values]
+            motor = dict(data.get("motor", {}))
+            for key, value in motor.items():
+                if key not in MOTOR_KEYS:
+                    raise ConfigError(f"motor.{key}: unknown key")
+                _number(f"motor.{key}", value, 0, 5)
+            speed = data.get("servo_speed")
+            if speed is not None:
+                _number("servo_speed", speed, positive=True)
+        except (ConfigError, TypeError, ValueError) as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        return cls(seat_angles=angles, motor={k: float(v) for k, v in motor.items()},
+                   servo_speed=None if speed is None else float(speed))
+
+    def to_dict(self) -> dict:
+        data: dict = {"seat_angles": {str(n): a for n, a in sorted(self.seat_angles.items())},
+                      "motor": dict(self.motor)}
+        if self.servo_speed is not None:
+            data["servo_speed"] = self.servo_speed
+        return data
+
+    def save(self) -> Path | None:
+        """Write the file (atomically); the path, or None when kept in memory only."""
+        if self.store is None:
+            return None
+        self.store.save(self.to_dict())
+        return self.store.path
+
+    # ---- laid over the config ----
+    def apply(self, config: Config) -> Config:
+        """The config with the calibrated values in place of the file's or the defaults."""
+        hardware = config.hardware
+        if self.servo_speed is not None:
+            hardware = replace(hardware, servo=replace(hardware.servo, speed=self.servo_speed))
+        seat_angles = {**config.seat_angles, **{n: tuple(a) for n, a in self.seat_angles.items()}}
+        return replace(config, hardware=hardware, launcher=replace(config.launcher, **self.motor),
+                       seat_angles=seat_angles)
+
+    def sources(self, config: Config, players: int) -> dict[str, str]:
+        """Where each calibratable value in use comes from: calibration, config or default."""
+        def source(key: str, calibrated: bool) -> str:
+            return "calibration" if calibrated else ("config" if key in config.given else "default")
+        keys = {f"motor.{k}": source(f"motor.{k}", k in self.motor) for k in MOTOR_KEYS}
+        keys["servo.speed"] = source("servo.speed", self.servo_speed is not None)
+        for n in sorted({players, *config.seat_angles, *self.seat_angles}):
+            keys[f"servo.seat_angles.{n}"] = source(f"servo.seat_angles.{n}", n in self.seat_angles)
+        return keys
+
+    def store_seat(self, players: int, seat: int, angle: float, current: list[float]) -> None:
+        """Seat ``seat`` of ``players`` points at ``angle``; the other seats keep ``current``."""
+        angles = list(self.seat_angles.get(players, current))
+        angles[seat - 1] = round(float(angle), 3)
+        self.seat_angles[players] = angles
