@@ -11,7 +11,7 @@ from __future__ import annotations
 import traceback
 from typing import Callable
 
-from hal import Hardware
+from hal import HardwareParts
 
 from . import __version__, beeps
 from .commands import COMMANDS, lookup
@@ -41,7 +41,7 @@ def spread_angles(players: int, lo: float, hi: float) -> list[float]:
 class Controller:
     """All state of a running shooter, served on the one loop."""
 
-    def __init__(self, *, loop: ControlLoop, hw: Hardware, table: Table, scheduler: Scheduler,
+    def __init__(self, *, loop: ControlLoop, hw: HardwareParts, table: Table, scheduler: Scheduler,
                  launcher_settings: LauncherSettings = LauncherSettings(),
                  seat_angles: Callable[[int], list[float]] | None = None, default_seats: int = 4,
                  world=None, cards: int | None = None, store=None):

@@ -28,7 +28,7 @@ from typing import Callable
 
 from transitions import Machine
 
-from hal import Clock, Hardware, LidOpenError, Timer
+from hal import Clock, HardwareParts, LidOpenError, Timer
 
 from . import beeps
 
@@ -96,7 +96,7 @@ class Shot:
 class Launcher:
     """Runs the shooter's hardware for the controller, one shot at a time."""
 
-    def __init__(self, hw: Hardware, clock: Clock, settings: LauncherSettings, *,
+    def __init__(self, hw: HardwareParts, clock: Clock, settings: LauncherSettings, *,
                  angle_of: Callable[[int], float], on_shot: Callable[[Shot], None],
                  emit: Callable[..., None], cards: int | None = None,
                  seats: Callable[[], int] | None = None):
