@@ -222,7 +222,7 @@ class Controller:
     def cmd_aim(self, seat):
         if seat > self.seats:
             raise CommandError("bad-argument", f"seat= must be 1..{self.seats}, got {seat}")
-        if self.launcher.state not in ("ready", "aiming", "lid_open", "jammed", "empty"):
+        if not self.launcher.rules.aim:
             raise CommandError("busy", "the shooter is firing; aim when it is done")
         self.launcher.point_at(seat)
         return {"seat": seat, "angle": self.angle_of(seat)}
