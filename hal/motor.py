@@ -22,6 +22,7 @@ one that reports the fault).
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Callable
 
 from gpiozero import Motor as GpioMotorDevice
@@ -50,7 +51,8 @@ class GpioMotor:
         self._closed = False
         self._run_started: float | None = None     # the current run's switch-on
         self._rest_until = float("-inf")           # no start before this (the rest after a run)
-        self._runs: list[tuple[float, float]] = []  # (start, end) of past runs within the window
+        self._runs: deque[tuple[float, float]] = deque()  # (start, end) of past runs within the window
+        self._runs_total = 0.0                     # the sum of their lengths (O(1) per check)
         self.on_fault: Callable[[str], None] | None = None
         self.device = GpioMotorDevice(forward_pin, backward_pin, pwm=True, pin_factory=pin_factory)
         for pin in (self.device.forward_device.pin, self.device.backward_device.pin):
@@ -72,8 +74,15 @@ class GpioMotor:
     def _used(self, now: float) -> float:
         """Motor-on seconds within the thermal window ending ``now`` (past runs only)."""
         since = now - self._settings.thermal_window
-        self._runs = [(a, b) for a, b in self._runs if b > since]
-        return sum(b - max(a, since) for a, b in self._runs)
+        runs = self._runs
+        while runs and runs[0][1] <= since:
+            a, b = runs.popleft()
+            self._runs_total -= b - a
+        if not runs:
+            self._runs_total = 0.0  # no rounding drift carried over
+            return 0.0
+        # Runs do not overlap: only the oldest may have begun before the window.
+        return self._runs_total - max(0.0, since - runs[0][0])
 
     def ready_in(self) -> float:
         """Seconds from now until the motor may be switched on: the rest after the last run has
@@ -156,6 +165,7 @@ class GpioMotor:
         if self._run_started is not None:
             now = self._clock.now()
             self._runs.append((self._run_started, now))
+            self._runs_total += now - self._run_started
             self._run_started = None
             self._rest_until = now + self._settings.rest_time
 
