@@ -12,7 +12,24 @@ Pattern = list[tuple[float | None, float]]
 
 
 class GpioBeeper:
-    """An active buzzer (on/off; the frequency is ignored) or a piezo (PWM tones)."""
+    """An active buzzer (on/off; the frequency is ignored) or a piezo (PWM tones).
+
+    A pattern is timers on the one clock; a new pattern cuts off the one playing::
+
+        >>> from hal import VirtualClock
+        >>> from hal.beeper import GpioBeeper
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> beeper = GpioBeeper(5, clock=clock, pin_factory=pins)
+        >>> beeper.play([(2000, 0.1), (None, 0.05), (2000, 0.1)])   # beep, rest, beep
+        >>> while clock.next_deadline() is not None:     # what the control loop does
+        ...     clock.advance_to(clock.next_deadline())
+        ...     _ = clock.run_due()
+        >>> [(round(t, 3), level) for t, level in pins.sim_pin(5).history]   # the pin's (time, level)
+        [(0.0, 0.0), (0.0, 1.0), (0.1, 0.0), (0.15, 1.0), (0.25, 0.0)]
+        >>> beeper.close()
+    """
 
     def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory=None):
         if kind not in ("active", "piezo"):

@@ -22,7 +22,30 @@ log = logging.getLogger(__name__)
 
 
 class Hardware:
-    """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter."""
+    """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter.
+
+    Built on the simulator's pins in virtual time; ``post`` is the control loop's
+    (a list here). The lid opening cuts the motor at the edge, then tells the loop::
+
+        >>> from hal import Hardware, HardwareSettings, VirtualClock
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> settings = HardwareSettings()
+        >>> pins.sim_pin(settings.pins.lid).drive(False)          # the lid is shut
+        >>> posted = []
+        >>> with Hardware(settings, clock=clock, post=posted.append, pin_factory=pins) as hw:
+        ...     hw.on_lid_open = lambda: print("lid open; motor:", hw.motor.direction)
+        ...     hw.motor.forward()
+        ...     pins.sim_pin(settings.pins.lid).drive(True)       # the lid opens
+        ...     print("motor pin:", pins.sim_pin(settings.pins.motor_forward).state)
+        ...     while posted:                                     # the loop runs what was posted
+        ...         posted.pop(0)()
+        motor pin: 0.0
+        lid open; motor: None
+        >>> hw.closed, pins.sim_pin(settings.pins.motor_forward).state
+        (True, 0.0)
+    """
 
     def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None):
         backstop = isinstance(clock, MonotonicClock)  # a thread on wall time: never in virtual time

@@ -100,7 +100,35 @@ class DebouncedInput:
 
 
 class GpioButton:
-    """The big button, wired to ground with the internal pull-up: one ``on_press`` per press."""
+    """The big button, wired to ground with the internal pull-up: one ``on_press`` per press.
+
+    Edges are only posted to the loop; a press counts once the contact has held
+    for ``debounce`` seconds, so contact bounce gives one press::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioButton
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> posted = []                                  # the control loop's queue
+        >>> def loop_runs_posted():
+        ...     while posted:
+        ...         posted.pop(0)()
+        >>> button = GpioButton(17, clock=clock, post=posted.append, debounce=0.02, pin_factory=pins)
+        >>> button.on_press = lambda: print("press")
+        >>> for level in (False, True, False):           # pressed, bounced, pressed (pulls low)
+        ...     pins.sim_pin(17).drive(level)
+        >>> loop_runs_posted()
+        >>> button.is_pressed                            # not yet: it must hold 20 ms
+        False
+        >>> clock.advance_to(0.02)
+        >>> clock.run_due()
+        press
+        1
+        >>> button.is_pressed
+        True
+        >>> button.close()
+    """
 
     def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory=None):
         self.on_press: Callable[[], None] | None = None
@@ -123,7 +151,40 @@ class GpioButton:
 
 class GpioLid:
     """The lid switch: closed pulls the pin low. Opening counts at once (safety),
-    closing only once it has settled (H-BEEP: the beep means it is properly shut)."""
+    closing only once it has settled (H-BEEP: the beep means it is properly shut).
+
+    ``on_raw_open`` is called on the GPIO thread at the very edge (``hal.Hardware``
+    cuts the motor there); ``on_open`` / ``on_close`` on the loop::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioLid
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> posted = []                                  # the control loop's queue
+        >>> def loop_runs_posted():
+        ...     while posted:
+        ...         posted.pop(0)()
+        >>> pins.sim_pin(27).drive(False)                # shut
+        >>> lid = GpioLid(27, clock=clock, post=posted.append, close_debounce=0.3, pin_factory=pins)
+        >>> lid.on_raw_open = lambda: print("motor pins off")
+        >>> lid.on_open, lid.on_close = (lambda: print("open")), (lambda: print("closed"))
+        >>> pins.sim_pin(27).drive(True)                 # opened
+        motor pins off
+        >>> loop_runs_posted()
+        open
+        >>> pins.sim_pin(27).drive(False)                # shut again...
+        >>> loop_runs_posted()
+        >>> lid.is_open                                  # ...but not settled yet
+        True
+        >>> clock.advance_to(0.3)
+        >>> clock.run_due()
+        closed
+        1
+        >>> lid.is_open
+        False
+        >>> lid.close()
+    """
 
     def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory=None):
         self.on_open: Callable[[], None] | None = None
@@ -153,7 +214,32 @@ class GpioLid:
 
 class GpioExitSensor:
     """IR beam break in the exit slot. A card breaking the beam is one card out;
-    ``on_clear`` when the beam is whole again (a card still breaking it is stuck)."""
+    ``on_clear`` when the beam is whole again (a card still breaking it is stuck).
+
+    The receiver pulls low while the beam is broken (``active_low``); no settle time::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioExitSensor
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> posted = []                                  # the control loop's queue
+        >>> def loop_runs_posted():
+        ...     while posted:
+        ...         posted.pop(0)()
+        >>> pins.sim_pin(22).drive(True)                 # the beam is whole
+        >>> sensor = GpioExitSensor(22, clock=clock, post=posted.append, pin_factory=pins)
+        >>> sensor.on_card, sensor.on_clear = (lambda: print("card")), (lambda: print("clear"))
+        >>> for level in (False, True, False):           # two cards pass, the second stays
+        ...     pins.sim_pin(22).drive(level)
+        >>> loop_runs_posted()
+        card
+        clear
+        card
+        >>> sensor.is_blocked
+        True
+        >>> sensor.close()
+    """
 
     def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory=None):
         self.on_card: Callable[[], None] | None = None

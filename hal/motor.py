@@ -34,7 +34,52 @@ from .settings import MotorSettings
 
 
 class GpioMotor:
-    """A DC motor on a friction roller behind an H-bridge (forward / backward pins)."""
+    """A DC motor on a friction roller behind an H-bridge (forward / backward pins).
+
+    On the simulator's pins, in virtual time (``post`` runs at once here; the
+    controller passes its loop's)::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioLid
+        >>> from hal.motor import GpioMotor
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> pins.sim_pin(27).drive(False)                 # the lid is shut: its switch pulls low
+        >>> lid = GpioLid(27, clock=clock, post=lambda fn: fn(), close_debounce=0.3, pin_factory=pins)
+        >>> motor = GpioMotor(23, 24, lid=lid, clock=clock, pin_factory=pins)
+        >>> motor.forward(0.8)
+        >>> motor.direction, pins.sim_pin(23).state
+        ('forward', 0.8)
+        >>> clock.advance_to(0.5)
+        >>> motor.stop()
+        >>> round(motor.ready_in(), 3)                     # it rests after every run
+        0.1
+        >>> motor.forward()
+        Traceback (most recent call last):
+        hal.errors.MotorRestingError: the motor is resting: it may start in 0.100 s
+
+    It stops itself after ``max_on_time`` (3 s by default) and says why::
+
+        >>> motor.on_fault = lambda reason: print("fault:", reason)
+        >>> clock.advance_to(1.0)
+        >>> motor.forward()
+        >>> clock.advance_to(4.0)
+        >>> clock.run_due()
+        fault: max-on-time
+        1
+        >>> motor.direction, pins.sim_pin(23).state
+        (None, 0.0)
+
+    And it never starts with the lid open (H-LID)::
+
+        >>> pins.sim_pin(27).drive(True)                  # the lid opens
+        >>> clock.advance_to(10.0)
+        >>> motor.forward()
+        Traceback (most recent call last):
+        hal.errors.LidOpenError: the lid is open: the motor stays off
+        >>> motor.close(); lid.close()
+    """
 
     BACKSTOP_MARGIN = 0.25  # seconds after max_on_time that the backstop thread acts
 

@@ -13,7 +13,32 @@ from .settings import ServoSettings
 
 
 class GpioServo:
-    """Turns the shooter to an angle; ``on_arrived(angle)`` once it is there."""
+    """Turns the shooter to an angle; ``on_arrived(angle)`` once it is there.
+
+    The move time comes from the configured speed (no feedback), on the one clock::
+
+        >>> from hal import ServoSettings, VirtualClock
+        >>> from hal.servo import GpioServo
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> servo = GpioServo(18, clock=clock, settings=ServoSettings(speed=300.0, settle_time=0.05),
+        ...                   pin_factory=SimFactory(clock))
+        >>> servo.on_arrived = lambda angle: print("at", angle)
+        >>> servo.move_to(30.0)           # from where it was at power-up (unknown): the full travel
+        0.65
+        >>> servo.moving
+        True
+        >>> clock.advance_to(0.65)
+        >>> clock.run_due()
+        at 30.0
+        1
+        >>> servo.move_to(-30.0)          # 60 degrees at 300 degrees a second, then settling
+        0.25
+        >>> servo.move_to(120)
+        Traceback (most recent call last):
+        hal.errors.InvalidValueError: angle: 120 is outside -90.0..90.0
+        >>> servo.close()
+    """
 
     def __init__(self, pin: int, *, clock: Clock, settings: ServoSettings = ServoSettings(),
                  pin_factory=None):
