@@ -110,15 +110,11 @@ class GpioButton:
         >>> from sim import SimFactory
         >>> clock = VirtualClock()
         >>> pins = SimFactory(clock)
-        >>> posted = []                                  # the control loop's queue
-        >>> def loop_runs_posted():
-        ...     while posted:
-        ...         posted.pop(0)()
-        >>> button = GpioButton(17, clock=clock, post=posted.append, debounce=0.02, pin_factory=pins)
+        >>> run_now = lambda fn: fn()                   # the loop's post, run at once here
+        >>> button = GpioButton(17, clock=clock, post=run_now, debounce=0.02, pin_factory=pins)
         >>> button.on_press = lambda: print("press")
         >>> for level in (False, True, False):           # pressed, bounced, pressed (pulls low)
         ...     pins.sim_pin(17).drive(level)
-        >>> loop_runs_posted()
         >>> button.is_pressed                            # not yet: it must hold 20 ms
         False
         >>> clock.advance_to(0.02)
@@ -161,20 +157,15 @@ class GpioLid:
         >>> from sim import SimFactory
         >>> clock = VirtualClock()
         >>> pins = SimFactory(clock)
-        >>> posted = []                                  # the control loop's queue
-        >>> def loop_runs_posted():
-        ...     while posted:
-        ...         posted.pop(0)()
+        >>> run_now = lambda fn: fn()                   # the loop's post, run at once here
         >>> pins.sim_pin(27).drive(False)                # shut
-        >>> lid = GpioLid(27, clock=clock, post=posted.append, close_debounce=0.3, pin_factory=pins)
+        >>> lid = GpioLid(27, clock=clock, post=run_now, close_debounce=0.3, pin_factory=pins)
         >>> lid.on_raw_open = lambda: print("motor pins off")
         >>> lid.on_open, lid.on_close = (lambda: print("open")), (lambda: print("closed"))
         >>> pins.sim_pin(27).drive(True)                 # opened
         motor pins off
-        >>> loop_runs_posted()
         open
         >>> pins.sim_pin(27).drive(False)                # shut again...
-        >>> loop_runs_posted()
         >>> lid.is_open                                  # ...but not settled yet
         True
         >>> clock.advance_to(0.3)
@@ -223,16 +214,12 @@ class GpioExitSensor:
         >>> from sim import SimFactory
         >>> clock = VirtualClock()
         >>> pins = SimFactory(clock)
-        >>> posted = []                                  # the control loop's queue
-        >>> def loop_runs_posted():
-        ...     while posted:
-        ...         posted.pop(0)()
+        >>> run_now = lambda fn: fn()                   # the loop's post, run at once here
         >>> pins.sim_pin(22).drive(True)                 # the beam is whole
-        >>> sensor = GpioExitSensor(22, clock=clock, post=posted.append, pin_factory=pins)
+        >>> sensor = GpioExitSensor(22, clock=clock, post=run_now, pin_factory=pins)
         >>> sensor.on_card, sensor.on_clear = (lambda: print("card")), (lambda: print("clear"))
         >>> for level in (False, True, False):           # two cards pass, the second stays
         ...     pins.sim_pin(22).drive(level)
-        >>> loop_runs_posted()
         card
         clear
         card
