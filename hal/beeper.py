@@ -48,7 +48,8 @@ class GpioBeeper:
         """Play ``pattern``, cutting off whatever was playing."""
         if self._closed:
             raise DeviceClosedError("the beeper is closed")
-        self.stop()
+        if self._timer is not None:  # between patterns the pin is already off: no write on the press path
+            self.stop()
         self.played.append(list(pattern))
         del self.played[:-16]
         self._step(list(pattern))

@@ -149,8 +149,9 @@ class Controller:
 
     @property
     def seats(self) -> int:
-        game = self.table.status()
-        return game["players"] if game else self.default_seats
+        """Seats at the table now (asked on every aim and shot: read, not a whole status built)."""
+        game = self.table.game
+        return game.players if game is not None else self.default_seats
 
     def angle_of(self, seat: int) -> float:
         return self._seat_angles(self.seats)[seat - 1]

@@ -75,7 +75,8 @@ class TableMachine:
                 self._edges.setdefault((t["trigger"], source), []).append(edge)
             triggers.add(t["trigger"])
         self._ignored = frozenset(ignore_elsewhere)
-        self._queue: deque[str] = deque()
+        self._queue: deque[str] = deque()   # triggers pulled while one runs
+        self._running = False
         for trigger in triggers:
             setattr(model, trigger, self._puller(trigger))
         model.state = initial
@@ -96,17 +97,20 @@ class TableMachine:
     def trigger(self, name: str) -> bool:
         """Run ``name`` now, or after the trigger that is running. Always True, like a queued
         ``transitions.Machine``."""
-        queue = self._queue
-        queue.append(name)
-        if len(queue) > 1:
+        if self._running:
+            self._queue.append(name)
             return True
+        self._running = True
         try:
+            self._run(name)
+            queue = self._queue
             while queue:
-                self._run(queue[0])
-                queue.popleft()
+                self._run(queue.popleft())
         except BaseException:
-            queue.clear()
+            self._queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
             raise
+        finally:
+            self._running = False
         return True
 
     def _run(self, name: str) -> None:

@@ -111,7 +111,7 @@ def test_an_exception_in_a_callback_empties_the_queue():
     machine = TableMachine(model, states=CHAIN_STATES, transitions=CHAIN, initial="a")
     with pytest.raises(RuntimeError):
         model.go_b()
-    assert model.state == "b" and not machine._queue     # go_c was dropped, like transitions does
+    assert model.state == "b" and not machine._queue and not machine._running  # go_c dropped, as in transitions
 
 
 def test_a_table_naming_an_unknown_state_is_refused():
