@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from gpiozero import DigitalOutputDevice, PWMOutputDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
@@ -31,7 +32,7 @@ class GpioBeeper:
         >>> beeper.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory=None):
+    def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory: Factory | None = None):
         if kind not in ("active", "piezo"):
             raise InvalidValueError("kind", f"must be 'active' or 'piezo', got {kind!r}")
         self._clock = clock

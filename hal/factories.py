@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def real_pin_factory(name: str = "auto"):
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
+
+
+def real_pin_factory(name: str = "auto") -> Factory:
     """The gpiozero pin factory for real pins: ``lgpio`` (Pi 5, current kernels),
     ``rpigpio`` (Pi 1-4), ``native`` (fallback), or ``auto`` (gpiozero's own choice,
     honouring ``GPIOZERO_PIN_FACTORY``)."""

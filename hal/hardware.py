@@ -9,7 +9,7 @@ forget it, and it closes everything, motor first, exactly once.
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
 
 from .beeper import GpioBeeper
 from .clock import Clock, MonotonicClock
@@ -18,7 +18,19 @@ from .motor import GpioMotor
 from .servo import GpioServo
 from .settings import HardwareSettings
 
+if TYPE_CHECKING:
+    from typing import Self
+
+    from gpiozero.pins import Factory
+
 log = logging.getLogger(__name__)
+
+
+class _Part(Protocol):
+    def close(self) -> None: ...
+
+
+_P = TypeVar("_P", bound=_Part)
 
 
 class Hardware:
@@ -47,13 +59,14 @@ class Hardware:
         (True, 0.0)
     """
 
-    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None):
+    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post,
+                 pin_factory: Factory | None = None):
         backstop = isinstance(clock, MonotonicClock)  # a thread on wall time: never in virtual time
         self.settings = settings
         self.clock = clock
         self._closed = False
         pins = settings.pins
-        self._parts: list = []
+        self._parts: list[_Part] = []
         try:
             self.lid = self._add(GpioLid(pins.lid, clock=clock, post=post,
                                          close_debounce=settings.inputs.lid_close_debounce,
@@ -68,7 +81,7 @@ class Hardware:
                                                pin_factory=pin_factory))
             self.servo = self._add(GpioServo(pins.servo, clock=clock, settings=settings.servo,
                                              pin_factory=pin_factory))
-            self.exit_sensor = None
+            self.exit_sensor: GpioExitSensor | None = None
             if pins.exit_sensor is not None:
                 self.exit_sensor = self._add(GpioExitSensor(
                     pins.exit_sensor, clock=clock, post=post,
@@ -82,7 +95,7 @@ class Hardware:
         # without waiting for the loop (which may be busy). Pins only, under the motor's lock.
         self.lid.on_raw_open = self.motor.emergency_stop
 
-    def _add(self, part):
+    def _add(self, part: _P) -> _P:
         self._parts.append(part)
         return part
 
@@ -119,8 +132,15 @@ class Hardware:
     def closed(self) -> bool:
         return self._closed
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+if TYPE_CHECKING:
+    from .interfaces import HardwareParts
+
+    def _fits(hw: Hardware) -> HardwareParts:
+        return hw  # mypy checks that the gpiozero parts have the shape the shooter programs against

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from gpiozero import DigitalInputDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError
@@ -27,7 +28,7 @@ class DebouncedInput:
     """
 
     def __init__(self, pin: int, *, pull_up: bool, clock: Clock, post: Post,
-                 settle_active: float, settle_inactive: float, pin_factory=None,
+                 settle_active: float, settle_inactive: float, pin_factory: Factory | None = None,
                  name: str = "input"):
         self._clock = clock
         self._settle = {True: settle_active, False: settle_inactive}
@@ -126,7 +127,7 @@ class GpioButton:
         >>> button.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory=None):
+    def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory: Factory | None = None):
         self.on_press: Callable[[], None] | None = None
         self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
                                      settle_active=debounce, settle_inactive=debounce,
@@ -177,7 +178,7 @@ class GpioLid:
         >>> lid.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory=None):
+    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory: Factory | None = None):
         self.on_open: Callable[[], None] | None = None
         self.on_close: Callable[[], None] | None = None
         # active = pin low = lid closed
@@ -186,8 +187,11 @@ class GpioLid:
                                      pin_factory=pin_factory, name="lid")
         self._input.on_change = self._changed
         self.on_raw_open: Callable[[], None] | None = None  # GPIO thread; see Hardware
-        self._input.on_raw_edge = lambda closed: (not closed and self.on_raw_open is not None
-                                                  and self.on_raw_open())
+        self._input.on_raw_edge = self._raw_edge
+
+    def _raw_edge(self, closed: bool) -> None:
+        if not closed and self.on_raw_open is not None:
+            self.on_raw_open()
 
     @property
     def is_open(self) -> bool:
@@ -228,7 +232,7 @@ class GpioExitSensor:
         >>> sensor.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory=None):
+    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory: Factory | None = None):
         self.on_card: Callable[[], None] | None = None
         self.on_clear: Callable[[], None] | None = None
         # An IR receiver switches cleanly; no settle time, so fast bursts still count.

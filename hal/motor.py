@@ -26,6 +26,7 @@ from collections import deque
 from typing import Callable
 
 from gpiozero import Motor as GpioMotorDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError, LidOpenError, MotorRestingError
@@ -84,7 +85,7 @@ class GpioMotor:
     BACKSTOP_MARGIN = 0.25  # seconds after max_on_time that the backstop thread acts
 
     def __init__(self, forward_pin: int, backward_pin: int, *, lid: Lid, clock: Clock,
-                 settings: MotorSettings = MotorSettings(), pin_factory=None, backstop: bool = False):
+                 settings: MotorSettings = MotorSettings(), pin_factory: Factory | None = None, backstop: bool = False):
         self._lid = lid
         self._clock = clock
         self._settings = settings

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from gpiozero import AngularServo
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
@@ -41,7 +42,7 @@ class GpioServo:
     """
 
     def __init__(self, pin: int, *, clock: Clock, settings: ServoSettings = ServoSettings(),
-                 pin_factory=None):
+                 pin_factory: Factory | None = None):
         self._clock = clock
         self._settings = settings
         self._timer: Timer | None = None
@@ -96,7 +97,7 @@ class GpioServo:
 
     def _arrived(self) -> None:
         self._timer = None
-        if self.on_arrived is not None:
+        if self.on_arrived is not None and self._angle is not None:
             self.on_arrived(self._angle)
 
     def close(self) -> None:
