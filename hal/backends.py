@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .errors import HalError, InvalidValueError
+
+if TYPE_CHECKING:
+    from gpiozero.pins import Factory
 
 FACTORIES = {
     "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
@@ -37,7 +42,7 @@ class NoPinFactoryError(HalError):
     """No GPIO pin factory could be loaded here."""
 
 
-def _load(name: str):
+def _load(name: str) -> Factory:
     if name not in FACTORIES:
         raise InvalidValueError("pin_factory", f"unknown pin factory {name!r} (known: {', '.join(FACTORIES)})")
     module, cls = FACTORIES[name]
@@ -46,7 +51,7 @@ def _load(name: str):
         return getattr(__import__(module, fromlist=(cls,)), cls)()
 
 
-def choose_pin_factory(name: str = "auto", *, environ=os.environ) -> tuple[object, str]:
+def choose_pin_factory(name: str = "auto", *, environ: Mapping[str, str] = os.environ) -> tuple[Factory, str]:
     """The pin factory for real pins and its name.
 
     ``auto``: ``GPIOZERO_PIN_FACTORY`` if set, else the first of lgpio, rpigpio, pigpio, native
@@ -103,7 +108,7 @@ def find_pwm_chip(root: Path = Path("/sys/class/pwm"), chip: int | None = None) 
 
 
 def servo_maker(backend: str = "gpiozero", *, pwm_chip: int | None = None, root: Path = Path("/sys/class/pwm"),
-                write=None):
+                write: Callable[[Path, str], None] | None = None) -> Callable[..., Any]:
     """A function building the servo for :class:`~hal.hardware.Hardware` with the chosen backend."""
     if backend == "gpiozero":
         from .servo import GpioServo
@@ -111,14 +116,15 @@ def servo_maker(backend: str = "gpiozero", *, pwm_chip: int | None = None, root:
     if backend == "sysfs":
         from .servo_sysfs import SysfsServo, write_file
 
-        def make(pin, *, clock, settings, pin_factory=None):
+        def make(pin: int, *, clock: Any, settings: Any, pin_factory: Any = None) -> SysfsServo:
             return SysfsServo(pin, clock=clock, settings=settings, chip=find_pwm_chip(root, pwm_chip),
                               write=write or write_file)
         return make
     raise HalError(f"unknown servo backend {backend!r} (known: {', '.join(SERVO_BACKENDS)})")
 
 
-def choose_backends(pin_factory: str = "auto", servo_backend: str = "gpiozero", pwm_chip: int | None = None):
+def choose_backends(pin_factory: str = "auto", servo_backend: str = "gpiozero",
+                    pwm_chip: int | None = None) -> tuple[Factory, Callable[..., Any], dict[str, str]]:
     """The pin factory, the servo maker and what they are (for status and the log), for real pins."""
     factory, name = choose_pin_factory(pin_factory)
     try:

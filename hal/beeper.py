@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from gpiozero import DigitalOutputDevice, PWMOutputDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
@@ -12,9 +13,26 @@ Pattern = list[tuple[float | None, float]]
 
 
 class GpioBeeper:
-    """An active buzzer (on/off; the frequency is ignored) or a piezo (PWM tones)."""
+    """An active buzzer (on/off; the frequency is ignored) or a piezo (PWM tones).
 
-    def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory=None):
+    A pattern is timers on the one clock; a new pattern cuts off the one playing::
+
+        >>> from hal import VirtualClock
+        >>> from hal.beeper import GpioBeeper
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> beeper = GpioBeeper(5, clock=clock, pin_factory=pins)
+        >>> beeper.play([(2000, 0.1), (None, 0.05), (2000, 0.1)])   # beep, rest, beep
+        >>> while clock.next_deadline() is not None:     # what the control loop does
+        ...     clock.advance_to(clock.next_deadline())
+        ...     _ = clock.run_due()
+        >>> [(round(t, 3), level) for t, level in pins.sim_pin(5).history]   # the pin's (time, level)
+        [(0.0, 0.0), (0.0, 1.0), (0.1, 0.0), (0.15, 1.0), (0.25, 0.0)]
+        >>> beeper.close()
+    """
+
+    def __init__(self, pin: int, *, clock: Clock, kind: str = "active", pin_factory: Factory | None = None):
         if kind not in ("active", "piezo"):
             raise InvalidValueError("kind", f"must be 'active' or 'piezo', got {kind!r}")
         self._clock = clock
@@ -31,7 +49,8 @@ class GpioBeeper:
         """Play ``pattern``, cutting off whatever was playing."""
         if self._closed:
             raise DeviceClosedError("the beeper is closed")
-        self.stop()
+        if self._timer is not None:  # between patterns the pin is already off: no write on the press path
+            self.stop()
         self.played.append(list(pattern))
         del self.played[:-16]
         self._step(list(pattern))

@@ -9,7 +9,7 @@ forget it, and it closes everything, motor first, exactly once.
 from __future__ import annotations
 
 import logging
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 from .beeper import GpioBeeper
 from .clock import Clock, MonotonicClock
@@ -18,21 +18,56 @@ from .motor import GpioMotor
 from .servo import GpioServo
 from .settings import HardwareSettings
 
+if TYPE_CHECKING:
+    from typing import Self
+
+    from gpiozero.pins import Factory
+
 log = logging.getLogger(__name__)
 
 
-class Hardware:
-    """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter."""
+class _Part(Protocol):
+    def close(self) -> None: ...
 
-    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post, pin_factory=None,
-                 servo=None):
+
+_P = TypeVar("_P", bound=_Part)
+
+
+class Hardware:
+    """Motor, button, lid, beeper, servo and (optional) exit sensor of one shooter.
+
+    Built on the simulator's pins in virtual time; ``post`` is the control loop's
+    (a list here). The lid opening cuts the motor at the edge, then tells the loop::
+
+        >>> from hal import Hardware, HardwareSettings, VirtualClock
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> settings = HardwareSettings()
+        >>> pins.sim_pin(settings.pins.lid).drive(False)          # the lid is shut
+        >>> posted = []
+        >>> with Hardware(settings, clock=clock, post=posted.append, pin_factory=pins) as hw:
+        ...     hw.on_lid_open = lambda: print("lid open; motor:", hw.motor.direction)
+        ...     hw.motor.forward()
+        ...     pins.sim_pin(settings.pins.lid).drive(True)       # the lid opens
+        ...     print("motor pin:", pins.sim_pin(settings.pins.motor_forward).state)
+        ...     while posted:                                     # the loop runs what was posted
+        ...         posted.pop(0)()
+        motor pin: 0.0
+        lid open; motor: None
+        >>> hw.closed, pins.sim_pin(settings.pins.motor_forward).state
+        (True, 0.0)
+    """
+
+    def __init__(self, settings: HardwareSettings, *, clock: Clock, post: Post,
+                 pin_factory: Factory | None = None, servo: Callable[..., Any] | None = None):
         # ``servo``: builds the servo (hal.backends.servo_maker: gpiozero's or the kernel's PWM)
         backstop = isinstance(clock, MonotonicClock)  # a thread on wall time: never in virtual time
         self.settings = settings
         self.clock = clock
         self._closed = False
         pins = settings.pins
-        self._parts: list = []
+        self._parts: list[_Part] = []
         try:
             self.lid = self._add(GpioLid(pins.lid, clock=clock, post=post,
                                          close_debounce=settings.inputs.lid_close_debounce,
@@ -47,7 +82,7 @@ class Hardware:
                                                pin_factory=pin_factory))
             self.servo = self._add((servo or GpioServo)(pins.servo, clock=clock, settings=settings.servo,
                                              pin_factory=pin_factory))
-            self.exit_sensor = None
+            self.exit_sensor: GpioExitSensor | None = None
             if pins.exit_sensor is not None:
                 self.exit_sensor = self._add(GpioExitSensor(
                     pins.exit_sensor, clock=clock, post=post,
@@ -61,7 +96,7 @@ class Hardware:
         # without waiting for the loop (which may be busy). Pins only, under the motor's lock.
         self.lid.on_raw_open = self.motor.emergency_stop
 
-    def _add(self, part):
+    def _add(self, part: _P) -> _P:
         self._parts.append(part)
         return part
 
@@ -98,8 +133,15 @@ class Hardware:
     def closed(self) -> bool:
         return self._closed
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+if TYPE_CHECKING:
+    from .interfaces import HardwareParts
+
+    def _fits(hw: Hardware) -> HardwareParts:
+        return hw  # mypy checks that the gpiozero parts have the shape the shooter programs against

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from gpiozero import DigitalInputDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError
@@ -27,7 +28,7 @@ class DebouncedInput:
     """
 
     def __init__(self, pin: int, *, pull_up: bool, clock: Clock, post: Post,
-                 settle_active: float, settle_inactive: float, pin_factory=None,
+                 settle_active: float, settle_inactive: float, pin_factory: Factory | None = None,
                  name: str = "input"):
         self._clock = clock
         self._settle = {True: settle_active, False: settle_inactive}
@@ -100,9 +101,33 @@ class DebouncedInput:
 
 
 class GpioButton:
-    """The big button, wired to ground with the internal pull-up: one ``on_press`` per press."""
+    """The big button, wired to ground with the internal pull-up: one ``on_press`` per press.
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory=None):
+    Edges are only posted to the loop; a press counts once the contact has held
+    for ``debounce`` seconds, so contact bounce gives one press::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioButton
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> run_now = lambda fn: fn()                   # the loop's post, run at once here
+        >>> button = GpioButton(17, clock=clock, post=run_now, debounce=0.02, pin_factory=pins)
+        >>> button.on_press = lambda: print("press")
+        >>> for level in (False, True, False):           # pressed, bounced, pressed (pulls low)
+        ...     pins.sim_pin(17).drive(level)
+        >>> button.is_pressed                            # not yet: it must hold 20 ms
+        False
+        >>> clock.advance_to(0.02)
+        >>> clock.run_due()
+        press
+        1
+        >>> button.is_pressed
+        True
+        >>> button.close()
+    """
+
+    def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory: Factory | None = None):
         self.on_press: Callable[[], None] | None = None
         self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
                                      settle_active=debounce, settle_inactive=debounce,
@@ -123,9 +148,37 @@ class GpioButton:
 
 class GpioLid:
     """The lid switch: closed pulls the pin low. Opening counts at once (safety),
-    closing only once it has settled (H-BEEP: the beep means it is properly shut)."""
+    closing only once it has settled (H-BEEP: the beep means it is properly shut).
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory=None):
+    ``on_raw_open`` is called on the GPIO thread at the very edge (``hal.Hardware``
+    cuts the motor there); ``on_open`` / ``on_close`` on the loop::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioLid
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> run_now = lambda fn: fn()                   # the loop's post, run at once here
+        >>> pins.sim_pin(27).drive(False)                # shut
+        >>> lid = GpioLid(27, clock=clock, post=run_now, close_debounce=0.3, pin_factory=pins)
+        >>> lid.on_raw_open = lambda: print("motor pins off")
+        >>> lid.on_open, lid.on_close = (lambda: print("open")), (lambda: print("closed"))
+        >>> pins.sim_pin(27).drive(True)                 # opened
+        motor pins off
+        open
+        >>> pins.sim_pin(27).drive(False)                # shut again...
+        >>> lid.is_open                                  # ...but not settled yet
+        True
+        >>> clock.advance_to(0.3)
+        >>> clock.run_due()
+        closed
+        1
+        >>> lid.is_open
+        False
+        >>> lid.close()
+    """
+
+    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory: Factory | None = None):
         self.on_open: Callable[[], None] | None = None
         self.on_close: Callable[[], None] | None = None
         # active = pin low = lid closed
@@ -134,8 +187,11 @@ class GpioLid:
                                      pin_factory=pin_factory, name="lid")
         self._input.on_change = self._changed
         self.on_raw_open: Callable[[], None] | None = None  # GPIO thread; see Hardware
-        self._input.on_raw_edge = lambda closed: (not closed and self.on_raw_open is not None
-                                                  and self.on_raw_open())
+        self._input.on_raw_edge = self._raw_edge
+
+    def _raw_edge(self, closed: bool) -> None:
+        if not closed and self.on_raw_open is not None:
+            self.on_raw_open()
 
     @property
     def is_open(self) -> bool:
@@ -153,9 +209,30 @@ class GpioLid:
 
 class GpioExitSensor:
     """IR beam break in the exit slot. A card breaking the beam is one card out;
-    ``on_clear`` when the beam is whole again (a card still breaking it is stuck)."""
+    ``on_clear`` when the beam is whole again (a card still breaking it is stuck).
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory=None):
+    The receiver pulls low while the beam is broken (``active_low``); no settle time::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioExitSensor
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> run_now = lambda fn: fn()                   # the loop's post, run at once here
+        >>> pins.sim_pin(22).drive(True)                 # the beam is whole
+        >>> sensor = GpioExitSensor(22, clock=clock, post=run_now, pin_factory=pins)
+        >>> sensor.on_card, sensor.on_clear = (lambda: print("card")), (lambda: print("clear"))
+        >>> for level in (False, True, False):           # two cards pass, the second stays
+        ...     pins.sim_pin(22).drive(level)
+        card
+        clear
+        card
+        >>> sensor.is_blocked
+        True
+        >>> sensor.close()
+    """
+
+    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory: Factory | None = None):
         self.on_card: Callable[[], None] | None = None
         self.on_clear: Callable[[], None] | None = None
         # An IR receiver switches cleanly; no settle time, so fast bursts still count.

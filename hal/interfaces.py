@@ -1,6 +1,8 @@
-"""One small interface per physical part.
+"""One small interface per physical part, and :class:`HardwareParts`, the shooter made of them.
 
-The controller (``shooter``) programs against these and never against gpiozero.
+The controller (``shooter``) programs against these and never against gpiozero
+(:class:`hal.Hardware` is the gpiozero implementation; a test may pass any object
+of the same shape). This module imports nothing but ``typing``.
 Every method is called on the control loop's thread; every ``on_*`` callback a
 part makes is also made on that thread (GPIO callbacks only post to the loop),
 with one exception for safety: the lid's ``on_raw_open`` runs on the GPIO thread
@@ -9,7 +11,10 @@ and may only call ``Motor.emergency_stop``.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
+
+if TYPE_CHECKING:
+    from .settings import HardwareSettings
 
 Callback = Callable[[], None]
 
@@ -73,3 +78,29 @@ class Beeper(Protocol):
 
     def play(self, pattern: list[tuple[float | None, float]]) -> None: ...
     def stop(self) -> None: ...
+
+
+class HardwareParts(Protocol):
+    """One shooter's parts, as :class:`hal.Hardware` composes them: what ``shooter`` may use.
+
+    ``exit_sensor`` is None when none is fitted. The lid opening has already stopped the motor
+    when ``on_lid_open`` is called (on the loop)."""
+
+    settings: HardwareSettings
+    on_lid_open: Callback | None
+
+    @property
+    def motor(self) -> Motor: ...
+    @property
+    def button(self) -> Button: ...
+    @property
+    def lid(self) -> Lid: ...
+    @property
+    def exit_sensor(self) -> ExitSensor | None: ...
+    @property
+    def servo(self) -> Servo: ...
+    @property
+    def beeper(self) -> Beeper: ...
+
+    def safe_stop(self) -> None: ...  # motor off; never raises
+    def close(self) -> None: ...      # motor off, then every part closed; safe twice

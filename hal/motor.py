@@ -22,9 +22,11 @@ one that reports the fault).
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Callable
 
 from gpiozero import Motor as GpioMotorDevice
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError, LidOpenError, MotorRestingError
@@ -33,12 +35,57 @@ from .settings import MotorSettings
 
 
 class GpioMotor:
-    """A DC motor on a friction roller behind an H-bridge (forward / backward pins)."""
+    """A DC motor on a friction roller behind an H-bridge (forward / backward pins).
+
+    On the simulator's pins, in virtual time (``post`` runs at once here; the
+    controller passes its loop's)::
+
+        >>> from hal import VirtualClock
+        >>> from hal.inputs import GpioLid
+        >>> from hal.motor import GpioMotor
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> pins = SimFactory(clock)
+        >>> pins.sim_pin(27).drive(False)                 # the lid is shut: its switch pulls low
+        >>> lid = GpioLid(27, clock=clock, post=lambda fn: fn(), close_debounce=0.3, pin_factory=pins)
+        >>> motor = GpioMotor(23, 24, lid=lid, clock=clock, pin_factory=pins)
+        >>> motor.forward(0.8)
+        >>> motor.direction, pins.sim_pin(23).state
+        ('forward', 0.8)
+        >>> clock.advance_to(0.5)
+        >>> motor.stop()
+        >>> round(motor.ready_in(), 3)                     # it rests after every run
+        0.1
+        >>> motor.forward()
+        Traceback (most recent call last):
+        hal.errors.MotorRestingError: the motor is resting: it may start in 0.100 s
+
+    It stops itself after ``max_on_time`` (3 s by default) and says why::
+
+        >>> motor.on_fault = lambda reason: print("fault:", reason)
+        >>> clock.advance_to(1.0)
+        >>> motor.forward()
+        >>> clock.advance_to(4.0)
+        >>> clock.run_due()
+        fault: max-on-time
+        1
+        >>> motor.direction, pins.sim_pin(23).state
+        (None, 0.0)
+
+    And it never starts with the lid open (H-LID)::
+
+        >>> pins.sim_pin(27).drive(True)                  # the lid opens
+        >>> clock.advance_to(10.0)
+        >>> motor.forward()
+        Traceback (most recent call last):
+        hal.errors.LidOpenError: the lid is open: the motor stays off
+        >>> motor.close(); lid.close()
+    """
 
     BACKSTOP_MARGIN = 0.25  # seconds after max_on_time that the backstop thread acts
 
     def __init__(self, forward_pin: int, backward_pin: int, *, lid: Lid, clock: Clock,
-                 settings: MotorSettings = MotorSettings(), pin_factory=None, backstop: bool = False):
+                 settings: MotorSettings = MotorSettings(), pin_factory: Factory | None = None, backstop: bool = False):
         self._lid = lid
         self._clock = clock
         self._settings = settings
@@ -50,7 +97,8 @@ class GpioMotor:
         self._closed = False
         self._run_started: float | None = None     # the current run's switch-on
         self._rest_until = float("-inf")           # no start before this (the rest after a run)
-        self._runs: list[tuple[float, float]] = []  # (start, end) of past runs within the window
+        self._runs: deque[tuple[float, float]] = deque()  # (start, end) of past runs within the window
+        self._runs_total = 0.0                     # the sum of their lengths (O(1) per check)
         self.on_fault: Callable[[str], None] | None = None
         self.device = GpioMotorDevice(forward_pin, backward_pin, pwm=True, pin_factory=pin_factory)
         for pin in (self.device.forward_device.pin, self.device.backward_device.pin):
@@ -72,8 +120,15 @@ class GpioMotor:
     def _used(self, now: float) -> float:
         """Motor-on seconds within the thermal window ending ``now`` (past runs only)."""
         since = now - self._settings.thermal_window
-        self._runs = [(a, b) for a, b in self._runs if b > since]
-        return sum(b - max(a, since) for a, b in self._runs)
+        runs = self._runs
+        while runs and runs[0][1] <= since:
+            a, b = runs.popleft()
+            self._runs_total -= b - a
+        if not runs:
+            self._runs_total = 0.0  # no rounding drift carried over
+            return 0.0
+        # Runs do not overlap: only the oldest may have begun before the window.
+        return self._runs_total - max(0.0, since - runs[0][0])
 
     def ready_in(self) -> float:
         """Seconds from now until the motor may be switched on: the rest after the last run has
@@ -156,6 +211,7 @@ class GpioMotor:
         if self._run_started is not None:
             now = self._clock.now()
             self._runs.append((self._run_started, now))
+            self._runs_total += now - self._run_started
             self._run_started = None
             self._rest_until = now + self._settings.rest_time
 

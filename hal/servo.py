@@ -3,9 +3,10 @@ computed from the configured speed and the distance from where it was sent last.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from gpiozero import AngularServo
+from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
@@ -13,10 +14,35 @@ from .settings import ServoSettings
 
 
 class GpioServo:
-    """Turns the shooter to an angle; ``on_arrived(angle)`` once it is there."""
+    """Turns the shooter to an angle; ``on_arrived(angle)`` once it is there.
+
+    The move time comes from the configured speed (no feedback), on the one clock::
+
+        >>> from hal import ServoSettings, VirtualClock
+        >>> from hal.servo import GpioServo
+        >>> from sim import SimFactory
+        >>> clock = VirtualClock()
+        >>> servo = GpioServo(18, clock=clock, settings=ServoSettings(speed=300.0, settle_time=0.05),
+        ...                   pin_factory=SimFactory(clock))
+        >>> servo.on_arrived = lambda angle: print("at", angle)
+        >>> servo.move_to(30.0)           # from where it was at power-up (unknown): the full travel
+        0.65
+        >>> servo.moving
+        True
+        >>> clock.advance_to(0.65)
+        >>> clock.run_due()
+        at 30.0
+        1
+        >>> servo.move_to(-30.0)          # 60 degrees at 300 degrees a second, then settling
+        0.25
+        >>> servo.move_to(120)
+        Traceback (most recent call last):
+        hal.errors.InvalidValueError: angle: 120 is outside -90.0..90.0
+        >>> servo.close()
+    """
 
     def __init__(self, pin: int, *, clock: Clock, settings: ServoSettings = ServoSettings(),
-                 pin_factory=None, device=None):
+                 pin_factory: Factory | None = None, device: Any = None):
         self._clock = clock
         self._settings = settings
         self._timer: Timer | None = None
@@ -74,7 +100,7 @@ class GpioServo:
 
     def _arrived(self) -> None:
         self._timer = None
-        if self.on_arrived is not None:
+        if self.on_arrived is not None and self._angle is not None:
             self.on_arrived(self._angle)
 
     def close(self) -> None:

@@ -17,7 +17,7 @@ MIN_REST_TIME = 0.05             # s: shorter stops do not let the motor cool; t
 SERVO_SPEED_RANGE = (10.0, 3000.0)   # deg/s: slower than any hobby servo or faster than any
 
 
-def _in_range(key: str, value, lo: float, hi: float, *, lo_open: bool = False) -> None:
+def _in_range(key: str, value: object, lo: float, hi: float, *, lo_open: bool = False) -> None:
     """Raise :class:`InvalidValueError` naming ``key`` unless ``lo <(=) value <= hi``."""
     ok = (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
           and (value > lo if lo_open else value >= lo) and value <= hi)
@@ -53,7 +53,7 @@ class MotorSettings:
     thermal_window: float = 60.0   # seconds: the sliding window of the thermal budget...
     thermal_budget: float = 30.0   # ...and the motor-on seconds allowed within it
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _in_range("max_on_time", self.max_on_time, 0.0, MAX_ON_TIME_CEILING, lo_open=True)
         _in_range("rest_time", self.rest_time, MIN_REST_TIME, 60.0)
         _in_range("thermal_window", self.thermal_window, 1.0, 3600.0)
@@ -72,7 +72,7 @@ class ServoSettings:
     speed: float = 300.0              # degrees per second under the load of the shooter
     settle_time: float = 0.05         # after the computed travel, before firing
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _in_range("speed", self.speed, *SERVO_SPEED_RANGE)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import traceback
 from typing import Callable
 
-from hal import Hardware
+from hal import HardwareParts
 
 from . import __version__, beeps
 from .commands import COMMANDS, lookup
@@ -41,7 +41,7 @@ def spread_angles(players: int, lo: float, hi: float) -> list[float]:
 class Controller:
     """All state of a running shooter, served on the one loop."""
 
-    def __init__(self, *, loop: ControlLoop, hw: Hardware, table: Table, scheduler: Scheduler,
+    def __init__(self, *, loop: ControlLoop, hw: HardwareParts, table: Table, scheduler: Scheduler,
                  launcher_settings: LauncherSettings = LauncherSettings(),
                  seat_angles: Callable[[int], list[float]] | None = None, default_seats: int = 4,
                  world=None, cards: int | None = None, store=None):
@@ -149,8 +149,9 @@ class Controller:
 
     @property
     def seats(self) -> int:
-        game = self.table.status()
-        return game["players"] if game else self.default_seats
+        """Seats at the table now (asked on every aim and shot: read, not a whole status built)."""
+        game = self.table.game
+        return game.players if game is not None else self.default_seats
 
     def angle_of(self, seat: int) -> float:
         return self._seat_angles(self.seats)[seat - 1]
@@ -227,7 +228,7 @@ class Controller:
             return self._aim_angle(angle)
         if seat > self.seats:
             raise CommandError("bad-argument", f"seat= must be 1..{self.seats}, got {seat}")
-        if self.launcher.state not in ("ready", "aiming", "lid_open", "jammed", "empty"):
+        if not self.launcher.rules.aim:
             raise CommandError("busy", "the shooter is firing; aim when it is done")
         self.launcher.point_at(seat)
         return {"seat": seat, "angle": self.angle_of(seat)}

@@ -1,10 +1,14 @@
 """The shooter's state machine: aims, fires bursts, pulls the next card back,
 and stops on a jam, an empty magazine, an open lid or a fault.
 
-The states and every transition between them are the declared table
-:data:`TRANSITIONS` (a plain ``transitions.Machine`` run by the one loop; no
-``Timeout`` states, which start threads: timers come from the one clock).
-What happens on a transition is in the named ``on_enter_*`` callbacks.
+The states and every transition between them are the declared tables
+:data:`STATE_TABLE` and :data:`TRANSITIONS`, in ``transitions``' format: which
+trigger leads where from which states, under which conditions, and every callback
+by name (``on_enter`` of a state, ``before`` / ``after`` of a transition). What each
+state lets through (a press, an owed press, an aim) is :data:`STATE_RULES`, used by
+:meth:`Launcher.refusal` and the controller's ``aim``. The tables are run on the one
+loop by :class:`shooter.fsm.TableMachine` (``transitions`` draws them); no
+``Timeout`` states, which start threads: timers come from the one clock.
 
 A burst with the exit sensor is counted card by card and stops once the last
 card has cleared the beam; without the sensor it is a calibrated motor time.
@@ -26,48 +30,101 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from transitions import Machine
-
-from hal import Clock, Hardware, LidOpenError, Timer
+from hal import Clock, HardwareParts, LidOpenError, Timer
 
 from . import beeps
+from .fsm import TableMachine
 
-STATES = ["booting", "ready", "aiming", "firing", "retracting", "lid_open", "jammed", "empty", "fault"]
+
+@dataclass(frozen=True)
+class StateRules:
+    """What one state lets through. ``refusal``: the error code and message a press gets here
+    (docs/protocol.md's codes; ``empty`` and ``fault`` are additions), None when every press is taken."""
+
+    refusal: tuple[str, str] | None
+    owed_queue: bool = False   # a press that pays an owed card queues here (the shooter is busy)
+    aim: bool = False          # ``aim seat=S`` is taken here
+    counted: bool = False      # shooting from the magazine: a count of 0 refuses a press first
+
+
+_FIRING = ("busy", "the shooter is firing")
+_LID = ("lid-open", "the lid is open: close it to shoot")
+
+# Each state, what it does on entering (a named callback) and what it lets through: the one place.
+STATE_TABLE = [
+    {"name": "booting"},
+    {"name": "ready", "on_enter": "_serve_next"},
+    {"name": "aiming", "on_enter": "_turn"},
+    {"name": "firing", "on_enter": "_start_burst"},
+    {"name": "retracting", "on_enter": "_retract"},
+    {"name": "lid_open"},
+    {"name": "clearing"},   # the lid open after a jam or an empty magazine: closing it clears them
+    {"name": "jammed", "on_enter": "_jammed"},
+    {"name": "empty", "on_enter": "_emptied"},
+    {"name": "fault", "on_enter": "_faulted"},
+]
+STATE_RULES = {
+    "booting": StateRules(("busy", "the shooter is starting")),
+    "ready": StateRules(None, owed_queue=True, aim=True, counted=True),
+    "aiming": StateRules(("busy", "the shooter is turning"), owed_queue=True, aim=True, counted=True),
+    "firing": StateRules(_FIRING, owed_queue=True, counted=True),
+    "retracting": StateRules(_FIRING, owed_queue=True, counted=True),
+    "lid_open": StateRules(_LID, aim=True),
+    "clearing": StateRules(_LID, aim=True),
+    "jammed": StateRules(("jammed", "a card is jammed: open and close the lid to clear it"), aim=True),
+    "empty": StateRules(("empty", "the magazine is empty: load cards and close the lid"), aim=True),
+    "fault": StateRules(("fault", "the shooter stopped on a fault: open and close the lid to reset it")),
+}
+STATES = [s["name"] for s in STATE_TABLE]
 ALL_BUT_FAULT = [s for s in STATES if s != "fault"]
+_STOPS = ["_stop_for_lid"]
 
-# trigger, source(s), destination, and when it applies
+# trigger, source(s), destination, when it applies (conditions/unless) and what it does (named callbacks)
 TRANSITIONS = [
     {"trigger": "booted", "source": "booting", "dest": "lid_open", "conditions": "lid_is_open"},
     {"trigger": "booted", "source": "booting", "dest": "ready"},
+    # the next shot or the desired seat, once ready (enqueue, point_at, a rest over)
+    {"trigger": "serve", "source": "ready", "dest": None, "after": "_serve_next"},
     {"trigger": "aim", "source": "ready", "dest": "aiming"},
-    {"trigger": "arrived", "source": "aiming", "dest": "ready"},
+    {"trigger": "arrived", "source": "aiming", "dest": "ready", "before": "_aimed"},
     {"trigger": "fire", "source": "ready", "dest": "firing"},
-    {"trigger": "burst_done", "source": "firing", "dest": "retracting"},
+    # the exit sensor: a card out, the beam whole again (the burst done once all are out)
+    {"trigger": "card_seen", "source": "firing", "dest": None, "after": "_count_card"},
+    {"trigger": "beam_clear", "source": "firing", "dest": "retracting", "conditions": "burst_is_out",
+     "before": "_end_burst", "after": "_report_burst"},
+    {"trigger": "beam_clear", "source": "firing", "dest": None, "after": "_watch_for_jam"},
+    # without the sensor: the calibrated motor time is over
+    {"trigger": "burst_done", "source": "firing", "dest": "retracting",
+     "before": ["_count_timed_burst", "_end_burst"], "after": "_report_burst"},
     {"trigger": "retracted", "source": "retracting", "dest": "ready", "unless": "magazine_is_empty"},
     {"trigger": "retracted", "source": "retracting", "dest": "empty"},
     {"trigger": "stalled", "source": "firing", "dest": "empty", "conditions": "magazine_is_empty"},
     {"trigger": "stalled", "source": "firing", "dest": "jammed"},
-    {"trigger": "refilled", "source": "empty", "dest": "ready"},
-    {"trigger": "counted_empty", "source": ["ready", "aiming"], "dest": "empty"},
-    {"trigger": "lid_opened", "source": STATES, "dest": "lid_open"},
-    {"trigger": "lid_closed", "source": "lid_open", "dest": "ready"},
-    {"trigger": "failed", "source": ALL_BUT_FAULT, "dest": "fault"},
+    # a person counted the magazine (magazine cards=N, sim load)
+    {"trigger": "recounted", "source": "empty", "dest": "ready", "conditions": "magazine_has_cards",
+     "before": "_announce_cleared"},
+    {"trigger": "recounted", "source": ["ready", "aiming"], "dest": "empty", "conditions": "magazine_is_empty"},
+    # the lid (hal has already stopped the motor)
+    {"trigger": "lid_opened", "source": "aiming", "dest": "lid_open",
+     "before": [*_STOPS, "_forget_aim"], "after": "_announce_lid_open"},
+    {"trigger": "lid_opened", "source": ["jammed", "empty"], "dest": "clearing",
+     "before": _STOPS, "after": "_announce_lid_open"},
+    {"trigger": "lid_opened", "source": ["booting", "ready", "firing", "retracting", "fault"], "dest": "lid_open",
+     "before": _STOPS, "after": "_announce_lid_open"},
+    {"trigger": "lid_closed", "source": "lid_open", "dest": "ready",
+     "before": ["_announce_lid_closed", "_forget_empty_count"], "after": "_lid_cycled"},
+    {"trigger": "lid_closed", "source": "clearing", "dest": "ready",
+     "before": ["_announce_lid_closed", "_announce_cleared", "_forget_empty_count"], "after": "_lid_cycled"},
+    {"trigger": "failed", "source": ALL_BUT_FAULT, "dest": "fault", "before": "_interrupt_for_fault"},
 ]
 
-# The protocol's names for the states (status.shooter.state)
-PROTOCOL_STATE = {s: s.replace("_", "-") for s in STATES}
+# Triggers that mean something only in the states that declare them and change nothing elsewhere:
+# the hardware's reports (which come when they come) and requests that wait for ``ready``.
+IGNORED_ELSEWHERE = ["arrived", "card_seen", "beam_clear", "lid_opened", "lid_closed", "failed",
+                    "serve", "recounted"]
 
-# Why a press is refused, by state (docs/protocol.md error codes; "empty" and "fault" are additions)
-REFUSAL = {
-    "booting": ("busy", "the shooter is starting"),
-    "lid_open": ("lid-open", "the lid is open: close it to shoot"),
-    "jammed": ("jammed", "a card is jammed: open and close the lid to clear it"),
-    "empty": ("empty", "the magazine is empty: load cards and close the lid"),
-    "fault": ("fault", "the shooter stopped on a fault: open and close the lid to reset it"),
-    "aiming": ("busy", "the shooter is turning"),
-    "firing": ("busy", "the shooter is firing"),
-    "retracting": ("busy", "the shooter is firing"),
-}
+# The protocol's names for the states (status.shooter.state)
+PROTOCOL_STATE = {s: s.replace("_", "-") for s in STATES} | {"clearing": "lid-open"}
 
 
 @dataclass(frozen=True)
@@ -96,7 +153,7 @@ class Shot:
 class Launcher:
     """Runs the shooter's hardware for the controller, one shot at a time."""
 
-    def __init__(self, hw: Hardware, clock: Clock, settings: LauncherSettings, *,
+    def __init__(self, hw: HardwareParts, clock: Clock, settings: LauncherSettings, *,
                  angle_of: Callable[[int], float], on_shot: Callable[[Shot], None],
                  emit: Callable[..., None], cards: int | None = None,
                  seats: Callable[[], int] | None = None):
@@ -113,19 +170,20 @@ class Launcher:
         self.desired_seat: int | None = None
         self.aimed_seat: int | None = None
         self._target_seat: int | None = None
+        self._ended: Shot | None = None  # the burst just ended, reported once the motor reverses
         self._timer: Timer | None = None
         self._burst_started = 0.0
-        self._blocked_before_lid: str | None = None
         self.on_lid_cycled: Callable[[], None] | None = None
-        self.machine = Machine(model=self, states=STATES, transitions=TRANSITIONS, initial="booting",
-                               auto_transitions=False, queued=True)
-        hw.servo.on_arrived = self._servo_arrived
-        hw.on_lid_open = self.lid_was_opened
-        hw.lid.on_close = self.lid_was_closed
-        hw.motor.on_fault = lambda reason: self.fail(reason)
+        self.state = "booting"
+        self.machine = TableMachine(self, states=STATE_TABLE, transitions=TRANSITIONS, initial="booting",
+                                    ignore_elsewhere=IGNORED_ELSEWHERE)
+        hw.servo.on_arrived = lambda angle: self.arrived()
+        hw.on_lid_open = self.lid_opened
+        hw.lid.on_close = self.lid_closed
+        hw.motor.on_fault = self.fail
         if hw.exit_sensor is not None:
-            hw.exit_sensor.on_card = self._card_seen
-            hw.exit_sensor.on_clear = self._beam_clear
+            hw.exit_sensor.on_card = self.card_seen
+            hw.exit_sensor.on_clear = self.beam_clear
 
     # ---- conditions ----
     def lid_is_open(self) -> bool:
@@ -134,9 +192,20 @@ class Launcher:
     def magazine_is_empty(self) -> bool:
         return self.cards == 0
 
+    def magazine_has_cards(self) -> bool:
+        return self.cards is not None and self.cards > 0
+
+    def burst_is_out(self) -> bool:
+        return self.current is not None and self.current.ejected >= self.current.planned
+
     @property
     def protocol_state(self) -> str:
         return PROTOCOL_STATE[self.state]
+
+    @property
+    def rules(self) -> StateRules:
+        """What the current state lets through (presses, owed presses, aims)."""
+        return STATE_RULES[self.state]
 
     # ---- what the controller asks ----
     def start(self) -> None:
@@ -146,23 +215,22 @@ class Launcher:
 
     def refusal(self, owed: bool) -> tuple[str, str] | None:
         """Why a press cannot be taken now, or None. Owed presses queue while busy."""
-        if self.cards == 0 and self.state in ("ready", "aiming", "firing", "retracting"):
-            return REFUSAL["empty"]  # the count says so, before the motor finds out
-        if self.state == "ready":
+        rules = STATE_RULES[self.state]
+        if rules.counted and self.cards == 0:
+            return STATE_RULES["empty"].refusal  # the count says so, before the motor finds out
+        if rules.refusal is None or (owed and rules.owed_queue):
             return None
-        if owed and self.state in ("aiming", "firing", "retracting"):
-            return None
-        return REFUSAL[self.state]
+        return rules.refusal
 
     def enqueue(self, shot: Shot) -> None:
         """Serve ``shot`` after what is already queued."""
         self.queue.append(shot)
-        self._next()
+        self.serve()
 
     def point_at(self, seat: int | None) -> None:
         """Where the shooter should point when it has nothing to shoot (S-AIM)."""
         self.desired_seat = seat
-        self._next()
+        self.serve()
 
     def load(self, cards: int) -> None:
         """``cards`` more cards are in the magazine."""
@@ -172,28 +240,20 @@ class Launcher:
         """The magazine holds ``cards`` cards now (a person counted them in). A count that
         changes the shooter's state says so: ``empty`` at 0, ``cleared`` when refilled."""
         self.cards = cards
-        if self.state == "empty" and cards > 0:
-            self.emit("cleared", seat=self.aimed_seat)
-            self.refilled()
-        elif self.state in ("ready", "aiming") and cards == 0:
-            self.counted_empty()
+        self.recounted()
 
     def fail(self, reason: str) -> None:
         """Fail safe: motor off first, then explain."""
         self.hw.safe_stop()
         self._cancel_timer()
-        if self.state != "fault":
-            self._interrupt("fault")
-            self.failed()
+        self.failed()
         self.emit("fault", reason=reason)
 
-    # ---- scheduling the next thing ----
+    # ---- serving the next thing (in ready) ----
     def _seat_exists(self, seat: int | None) -> bool:
         return seat is not None and (self.seats is None or 1 <= seat <= self.seats())
 
-    def _next(self) -> None:
-        if self.state != "ready":
-            return
+    def _serve_next(self) -> None:
         self._cancel_timer()  # a wait for the motor's rest is recomputed below
         while self.queue and self.queue[0].planned == 0:
             self._report(self.queue.popleft())  # nothing comes out: no need to turn or run
@@ -202,7 +262,8 @@ class Launcher:
         if self.queue:
             seat = self.queue[0].seat
             if self._seat_exists(seat) and seat != self.aimed_seat:
-                self._turn_to(seat)
+                self._target_seat = seat
+                self.aim()
                 return
             rest = self.hw.motor.ready_in()
             if rest > 0:  # the motor rests between runs: the shot waits, nothing is refused
@@ -210,32 +271,25 @@ class Launcher:
             else:
                 self.fire()
         elif self.desired_seat is not None and self.desired_seat != self.aimed_seat:
-            self._turn_to(self.desired_seat)
+            self._target_seat = self.desired_seat
+            self.aim()
 
     def _rested(self) -> None:
         self._timer = None
-        self._next()
+        self.serve()
 
-    def _turn_to(self, seat: int) -> None:
-        self._target_seat = seat
-        self.aim()
-
-    # ---- state callbacks ----
-    def on_enter_ready(self) -> None:
-        self._next()
-
-    def on_enter_aiming(self) -> None:
+    # ---- aiming ----
+    def _turn(self) -> None:
         self.aimed_seat = None
+        assert self._target_seat is not None
         self.hw.servo.move_to(self.angle_of(self._target_seat))
 
-    def _servo_arrived(self, angle: float) -> None:
-        if self.state != "aiming":
-            return
+    def _aimed(self) -> None:
         self.aimed_seat = self._target_seat
-        self.emit("aim", seat=self.aimed_seat, angle=angle)
-        self.arrived()
+        self.emit("aim", seat=self.aimed_seat, angle=self.hw.servo.angle)
 
-    def on_enter_firing(self) -> None:
+    # ---- a burst ----
+    def _start_burst(self) -> None:
         self.current = self.queue.popleft()
         self._burst_started = self.clock.now()
         try:
@@ -244,60 +298,61 @@ class Launcher:
             # The lid opened between the check and now: the shot waits, the lid rules.
             self.queue.appendleft(self.current)
             self.current = None
-            self.lid_was_opened()
+            self.lid_opened()
             return
         if self.hw.exit_sensor is None:
             run = self.settings.spin_up + self.current.planned * self.settings.seconds_per_card
             self._set_timer(run, self._timed_burst_over, "burst")
         else:
-            self._set_timer(self.settings.jam_timeout, self._stall, "jam-watch")
+            self._watch_for_jam()
 
-    def _card_seen(self) -> None:
-        if self.state == "firing" and self.current is not None:
-            self.current.ejected += 1
-            if self.cards == 0:
-                self.cards = None  # the sensor saw a card the count did not know of: trust the sensor
-            elif self.cards is not None:
-                self.cards -= 1
-            self._set_timer(self.settings.jam_timeout, self._stall, "jam-watch")
+    def _watch_for_jam(self) -> None:
+        self._set_timer(self.settings.jam_timeout, self._stall, "jam-watch")
 
-    def _beam_clear(self) -> None:
-        if self.state != "firing" or self.current is None:
-            return
-        if self.current.ejected >= self.current.planned:
-            self._finish_burst()
-        else:
-            self._set_timer(self.settings.jam_timeout, self._stall, "jam-watch")
+    def _count_card(self) -> None:
+        assert self.current is not None
+        self.current.ejected += 1
+        if self.cards == 0:
+            self.cards = None  # the sensor saw a card the count did not know of: trust the sensor
+        elif self.cards is not None:
+            self.cards -= 1
+        self._watch_for_jam()
 
     def _timed_burst_over(self) -> None:
         self._timer = None
-        if self.cards is not None:
-            self.cards = max(0, self.cards - self.current.planned)
-        self._finish_burst()
+        self.burst_done()
 
-    def _finish_burst(self) -> None:
+    def _count_timed_burst(self) -> None:
+        if self.cards is not None and self.current is not None:
+            self.cards = max(0, self.cards - self.current.planned)
+
+    def _end_burst(self) -> None:
         # No stop here: the motor reverses at once to pull the next card back (one run).
         self._cancel_timer()
-        shot, self.current = self.current, None
-        self.burst_done()
-        self._report(shot)
+        self._ended, self.current = self.current, None
+
+    def _report_burst(self) -> None:
+        shot, self._ended = self._ended, None
+        if shot is not None:
+            self._report(shot)
 
     def _report(self, shot: Shot) -> None:
         if self.hw.exit_sensor is None:
             shot.ejected = None  # nothing counted the cards
         self.on_shot(shot)
 
-    def on_enter_retracting(self) -> None:
+    def _retract(self) -> None:
         self._pull_back(self.retracted)
 
-    def _pull_back(self, then: Callable[[], None]) -> None:
+    def _pull_back(self, then: Callable[[], object]) -> None:
         """Reverse the running motor (the same run) for ``retract_time``, then ``then``."""
         try:
             self.hw.motor.backward(self.settings.retract_duty)
         except LidOpenError:
-            self.lid_was_opened()
+            self.lid_opened()
             return
-        def done():
+
+        def done() -> None:
             self._timer = None
             self.hw.motor.stop()
             then()
@@ -314,20 +369,27 @@ class Launcher:
                 self.cards += 1
         self.stalled()
 
-    def on_enter_jammed(self) -> None:
+    # ---- stopped ----
+    def _jammed(self) -> None:
         self._interrupt("jam")
         self.hw.beeper.play(beeps.JAM)
         self.emit("jam", seat=self.aimed_seat)
         self._pull_back(lambda: None)
 
-    def on_enter_empty(self) -> None:
+    def _emptied(self) -> None:
         self.hw.motor.stop()
         self._interrupt("empty")
         self.hw.beeper.play(beeps.EMPTY)
         self.emit("empty", seat=self.aimed_seat)
 
-    def on_enter_fault(self) -> None:
+    def _interrupt_for_fault(self) -> None:
+        self._interrupt("fault")
+
+    def _faulted(self) -> None:
         self.hw.beeper.play(beeps.FAULT)
+
+    def _announce_cleared(self) -> None:
+        self.emit("cleared", seat=self.aimed_seat)
 
     def _interrupt(self, why: str) -> None:
         if self.current is not None:
@@ -341,31 +403,26 @@ class Launcher:
             self._report(shot)
 
     # ---- the lid ----
-    def lid_was_opened(self) -> None:
+    def _stop_for_lid(self) -> None:
         # hal.Hardware has already stopped the motor.
         self._cancel_timer()
-        before = self.state
-        if before == "lid_open":
-            return
         self._interrupt("lid")
-        if before in ("jammed", "empty", "fault"):
-            self._blocked_before_lid = before
-        if before == "aiming":
-            self.aimed_seat = None
-        self.lid_opened()
+
+    def _forget_aim(self) -> None:
+        self.aimed_seat = None  # the turn was cut short: where it points is unknown
+
+    def _announce_lid_open(self) -> None:
         self.emit("lid", state="open")
 
-    def lid_was_closed(self) -> None:
-        if self.state != "lid_open":
-            return
+    def _announce_lid_closed(self) -> None:
         self.hw.beeper.play(beeps.LID_CLOSED)
         self.emit("lid", state="closed")
-        blocked, self._blocked_before_lid = self._blocked_before_lid, None
-        if blocked in ("jammed", "empty"):
-            self.emit("cleared", seat=self.aimed_seat)
+
+    def _forget_empty_count(self) -> None:
         if self.cards == 0:
             self.cards = None  # perhaps refilled by hand: the count is unknown until told
-        self.lid_closed()
+
+    def _lid_cycled(self) -> None:
         if self.on_lid_cycled is not None:
             self.on_lid_cycled()
 
@@ -387,7 +444,7 @@ def launcher_diagram() -> str:
     class _Model:
         pass
 
-    machine = GraphMachine(model=_Model(), states=STATES, transitions=TRANSITIONS, initial="booting",
+    machine = GraphMachine(model=_Model(), states=STATE_TABLE, transitions=TRANSITIONS, initial="booting",
                            auto_transitions=False, graph_engine="mermaid", show_conditions=True,
                            title="Shooter states")
     return machine.model.get_graph().draw(None)

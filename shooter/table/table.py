@@ -32,7 +32,40 @@ from .turns import TurnRules
 
 
 class Table(TurnRules, PenaltyRules, ScoringRules):
-    """The table: seats, turn, owed presses and scores of one game at a time."""
+    """The table: seats, turn, owed presses and scores of one game at a time.
+
+    Each command returns the events it caused; :meth:`press_owner` says whose the
+    next press is (the seat, and ``draw`` or what is owed)::
+
+        >>> import random
+        >>> table = Table(rng=random.Random(1))
+        >>> table.new_game(3, dealer=1)                  # game new players=3 dealer=1
+        []
+        >>> table.phase
+        'deal'
+        >>> table.start_round("7")                       # the dealer turned up a 7: seat 2 begins
+        [{'event': 'turn', 'seat': 2, 'direction': 'cw'}]
+        >>> table.press_owner()
+        (2, 'draw')
+        >>> table.press()                                # seat 2 drew: the turn passes
+        [{'event': 'turn', 'seat': 3, 'direction': 'cw'}]
+        >>> table.play("hit2")                           # seat 3 plays a hit 2: seat 1 owes two presses
+        [{'event': 'owed', 'seat': 1, 'presses': 2, 'reason': 'hit2'}]
+        >>> table.press_owner(), table.aim_seat
+        ((1, 'hit2'), 1)
+        >>> table.press()
+        [{'event': 'owed', 'seat': 1, 'presses': 1, 'reason': 'hit2'}]
+        >>> table.press()                                # paid: seat 1 lost its turn, seat 2's go
+        [{'event': 'owed', 'seat': 1, 'presses': 0, 'reason': 'hit2'}, {'event': 'turn', 'seat': 2, 'direction': 'cw'}]
+
+    A command that breaks the rules changes nothing and says why::
+
+        >>> try:
+        ...     Table().play("5")
+        ... except CommandError as error:
+        ...     print(error.code)
+        no-game
+    """
 
     def __init__(self, options: RuleOptions | None = None, rng: random.Random | None = None):
         self.options = options or RuleOptions()

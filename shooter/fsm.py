@@ -1,0 +1,138 @@
+"""A lean runner for a state machine declared as a ``transitions`` table.
+
+The table (states with their ``on_enter`` / ``on_exit`` callbacks, transitions with
+``trigger``, ``source``, ``dest``, ``conditions``, ``unless``, ``before``, ``after``)
+is written exactly as for ``transitions.Machine``, which still draws it
+(``GraphMachine``) and against which ``tests/test_fsm.py`` checks this runner.
+What it runs is the subset the shooter needs, with the same meaning as a
+``transitions.Machine(queued=True, auto_transitions=False)``:
+
+- a trigger is a method on the model; the transitions declared for the current
+  state are tried in order and the first whose conditions hold is taken:
+  ``before`` callbacks, then (unless ``dest`` is None, an internal transition)
+  the source's ``on_exit``, the new state, the destination's ``on_enter``, then ``after``;
+- a trigger pulled while another is running is queued and runs when it is done;
+- a trigger not declared for the current state raises :class:`MachineError`,
+  unless it is one of ``ignore_elsewhere`` (reports from the hardware that only
+  mean something in some states): then it does nothing.
+
+Why not ``transitions.Machine`` itself: it costs about 10 µs a trigger (event
+objects, partials, debug logging on every step), more than a whole bare gpiozero
+button-to-motor press; this costs about 1 µs. Callbacks are looked up by name once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable, Iterable, NamedTuple
+
+from transitions import MachineError
+
+__all__ = ["TableMachine", "MachineError"]
+
+Callback = Callable[[], Any]
+
+
+def _names(value: str | Iterable[str] | None) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
+class _Edge(NamedTuple):
+    dest: str | None
+    conditions: tuple[tuple[Callback, bool], ...]   # (condition, the value it must return)
+    before: tuple[Callback, ...]
+    after: tuple[Callback, ...]
+
+
+class TableMachine:
+    """Runs ``transitions`` on ``model`` (whose ``state`` attribute holds the state's name)."""
+
+    def __init__(self, model: Any, *, states: list[dict[str, Any]], transitions: list[dict[str, Any]],
+                 initial: str, ignore_elsewhere: Iterable[str] = ()):
+        self.model = model
+        names = [s["name"] for s in states]
+
+        def bound(value: str | Iterable[str] | None) -> tuple[Callback, ...]:
+            return tuple(getattr(model, name) for name in _names(value))
+
+        self._enter = {s["name"]: bound(s.get("on_enter")) for s in states}
+        self._exit = {s["name"]: bound(s.get("on_exit")) for s in states}
+        self._edges: dict[tuple[str, str], list[_Edge]] = {}
+        triggers: set[str] = set()
+        for t in transitions:
+            sources = names if t["source"] == "*" else _names(t["source"])
+            dest = t.get("dest")
+            if dest is not None and dest not in names:
+                raise ValueError(f"{t['trigger']}: unknown state {dest!r}")
+            conditions = tuple([(getattr(model, c), True) for c in _names(t.get("conditions"))]
+                               + [(getattr(model, c), False) for c in _names(t.get("unless"))])
+            edge = _Edge(dest, conditions, bound(t.get("before")), bound(t.get("after")))
+            for source in sources:
+                if source not in names:
+                    raise ValueError(f"{t['trigger']}: unknown state {source!r}")
+                self._edges.setdefault((t["trigger"], source), []).append(edge)
+            triggers.add(t["trigger"])
+        self._ignored = frozenset(ignore_elsewhere)
+        self._queue: deque[str] = deque()   # triggers pulled while one runs
+        self._running = False
+        for trigger in triggers:
+            setattr(model, trigger, self._puller(trigger))
+        model.state = initial
+
+    def set_state(self, name: str) -> None:
+        """Put the model in state ``name`` without running any callback (tests, restoring)."""
+        if name not in self._enter:
+            raise ValueError(f"unknown state {name!r}")
+        self.model.state = name
+
+    def _puller(self, trigger: str) -> Callable[[], bool]:
+        def pull() -> bool:
+            return self.trigger(trigger)
+        pull.__name__ = pull.__qualname__ = trigger
+        pull.__doc__ = f"Pull the {trigger!r} trigger (see the transitions table)."
+        return pull
+
+    def trigger(self, name: str) -> bool:
+        """Run ``name`` now, or after the trigger that is running. Always True, like a queued
+        ``transitions.Machine``."""
+        if self._running:
+            self._queue.append(name)
+            return True
+        self._running = True
+        try:
+            self._run(name)
+            queue = self._queue
+            while queue:
+                self._run(queue.popleft())
+        except BaseException:
+            self._queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
+            raise
+        finally:
+            self._running = False
+        return True
+
+    def _run(self, name: str) -> None:
+        model = self.model
+        source = model.state
+        edges = self._edges.get((name, source))
+        if edges is None:
+            if name in self._ignored:
+                return
+            raise MachineError(f"Can't trigger event {name} from state {source}!")
+        for edge in edges:
+            if all(condition() == wanted for condition, wanted in edge.conditions):
+                break
+        else:
+            return
+        for callback in edge.before:
+            callback()
+        if edge.dest is not None:
+            for callback in self._exit[source]:
+                callback()
+            model.state = edge.dest
+            for callback in self._enter[edge.dest]:
+                callback()
+        for callback in edge.after:
+            callback()
