@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("auto", "json", "human"), default="auto",
                      help="stdio output: auto = human on a terminal, JSON otherwise")
     run.add_argument("--no-exit-sensor", action="store_true", help="run without the card-exit sensor")
+    run.add_argument("--web", metavar="HOST:PORT",
+                     help="serve the phone page and its WebSocket console here (e.g. 0.0.0.0:8080), or off; "
+                          "replaces the config's web.listen (needs the [web] extra: aiohttp)")
 
     check = sub.add_parser("check-config", help="validate a config file and exit",
                            description="Validate a config file; exit status 0 if it is valid, 2 if not.")
@@ -112,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--clock virtual needs --sim: real hardware runs in real time")
         if args.clock == "virtual" and consoles != ["stdio"]:
             raise ConfigError("--clock virtual runs exactly one console: --console stdio")
+        web = _web_listen(args, config)
     except ConfigError as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
@@ -133,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             fmt = "human" if (sys.stdin.isatty() and sys.stdout.isatty()) else "json"
         if args.clock == "virtual":
             return _run_virtual(app, fmt)
-        return _run_real(app, consoles, config, fmt)
+        return _run_real(app, consoles, config, fmt, web)
 
 
 def _simulate(args) -> int:
@@ -171,7 +175,16 @@ def _run_virtual(app, fmt: str) -> int:
     return 0
 
 
-def _run_real(app, consoles: list[str], config, fmt: str) -> int:
+def _web_listen(args, config) -> tuple[str, int] | None:
+    """Where the web console listens (--web, else the config's web.listen), None for off."""
+    from .config import parse_listen
+    listen = parse_listen("--web" if args.web else "web.listen", args.web or config.web.listen)
+    if listen is not None and args.clock == "virtual":
+        raise ConfigError("--clock virtual runs exactly one console: --console stdio (no --web)")
+    return listen
+
+
+def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] | None = None) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
     from .consoles import QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
@@ -212,6 +225,12 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
                                            controller=controller, reopen_interval=config.console.reopen_interval,
                                            log=log)
             closers.append(serial_console.close)
+    if web is not None:
+        try:
+            closers.append(app.start_web(*web, max_connections=config.web.max_connections))
+        except (ImportError, OSError) as exc:
+            log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
+            return 1
 
     def halt():
         app.hw.motor.emergency_stop()  # at once, even if the loop is busy

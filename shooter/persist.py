@@ -23,14 +23,14 @@ STATE_FILE = "game.json"
 class Store:
     """The game state file in ``directory`` (created if missing)."""
 
-    def __init__(self, directory: Path | str):
+    def __init__(self, directory: Path | str, name: str = STATE_FILE):
         self.directory = Path(directory)
-        self.path = self.directory / STATE_FILE
+        self.path = self.directory / name
         self.directory.mkdir(parents=True, exist_ok=True)
 
     def save(self, state: dict) -> None:
         data = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-        tmp = self.path.with_name(f".{STATE_FILE}.{os.getpid()}.tmp")
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
             try:
@@ -72,6 +72,6 @@ class Store:
     def set_aside(self) -> Path:
         """Move the bad file out of the way, keeping it for a person to look at."""
         stamp = time.strftime("%Y%m%dT%H%M%S")
-        target = self.path.with_name(f"{STATE_FILE}.bad-{stamp}-{os.getpid()}")
+        target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{os.getpid()}")
         os.replace(self.path, target)
         return target
