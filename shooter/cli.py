@@ -175,6 +175,18 @@ def _run_virtual(app, fmt: str) -> int:
     return 0
 
 
+def _person_at_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _stop_when_idle(app) -> None:
+    """End of input ends the program, once what the input started is over (bursts, turns)."""
+    if app.loop.busy:
+        app.clock.call_later(0.05, lambda: _stop_when_idle(app), idle=True, name="stop-when-idle")
+    else:
+        app.loop.stop()
+
+
 def _web_listen(args, config) -> tuple[str, int] | None:
     """Where the web console listens (--web, else the config's web.listen), None for off."""
     from .config import parse_listen
@@ -196,7 +208,11 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
     # they wake at once (a signal that lands on another thread waits for the loop's next look).
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     for kind in consoles:
-        if kind == "stdio":
+        if kind == "stdio" and fmt == "human" and _person_at_terminal():
+            from . import terminal
+            closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
+                                          on_end=lambda: _stop_when_idle(app)))
+        elif kind == "stdio":
             def write_out(data: bytes) -> None:
                 sys.stdout.buffer.write(data)
                 sys.stdout.buffer.flush()
@@ -204,17 +220,10 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
             controller.add_sink(sink)
             closers.append(lambda sink=sink: sink.close(wait=5.0))  # what was answered gets out
 
-            def stop_when_idle():
-                # end of input ends the program, once what the input started is over (bursts, turns)
-                if loop.busy:
-                    app.clock.call_later(0.05, stop_when_idle, idle=True, name="stop-when-idle")
-                else:
-                    loop.stop()
-
             def read_stdin(sink=sink):
                 for line in read_lines(sys.stdin.buffer.read1):
                     loop.post(lambda line=line: controller.handle_line(line, sink))
-                loop.post(stop_when_idle)
+                loop.post(lambda: _stop_when_idle(app))
             threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
         elif kind.startswith("tcp:"):
             tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller)
