@@ -234,3 +234,25 @@ def test_pairing_requests_are_rate_limited():
         web.app.loop.run_for(61)
         assert (await web.send(ws, "pair"))["ok"]
     run_web(body)
+
+
+def test_a_token_file_that_cannot_be_written_does_not_stop_the_pairing(tmp_path):
+    from hal import VirtualClock
+    store = Store(tmp_path, name=TOKENS_FILE)
+    logged = []
+    pairing = Pairing(VirtualClock(), store, log=logged.append)
+    store.path.mkdir()  # a directory where the file should be: every save fails
+    got = []
+    pairing.request(got.append)
+    assert pairing.button_pressed() == [1]
+    assert got[0]["event"] == "pair-granted" and pairing.check(got[0]["token"]) == 1
+    assert logged and "cannot save the paired browsers" in logged[0]
+
+
+def test_an_unreadable_token_file_is_set_aside_and_nobody_is_paired(tmp_path):
+    (tmp_path / TOKENS_FILE).write_text("{not json")
+    logged = []
+    from hal import VirtualClock
+    pairing = Pairing(VirtualClock(), Store(tmp_path, name=TOKENS_FILE), log=logged.append)
+    assert pairing.status()["paired"] == []
+    assert not (tmp_path / TOKENS_FILE).exists() and "pair again" in logged[0]

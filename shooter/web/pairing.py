@@ -47,6 +47,7 @@ class Pairing:
 
     def __init__(self, clock, store=None, log: Callable[[str], None] = lambda m: None):
         self.clock = clock
+        self._log = log
         self._store = store      # a persist.Store for TOKENS_FILE, or None (kept in memory)
         self._pending: list[Request] = []
         self._recent: deque[float] = deque()
@@ -136,5 +137,10 @@ class Pairing:
                 "waiting": sum(1 for r in self._pending if r.deadline > self.clock.now())}
 
     def _save(self) -> None:
-        if self._store is not None:
+        """Keep the tokens; a failure (full disk) is logged: the pairing holds until a restart."""
+        if self._store is None:
+            return
+        try:
             self._store.save({"tokens": self._tokens})
+        except OSError as exc:
+            self._log(f"uno-shooter: cannot save the paired browsers in {self._store.path}: {exc}")
