@@ -102,8 +102,8 @@ def browser():
 
 
 def phone(browser, url, **options):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  locale="en-US", **options)
+    options = {"locale": "en-US", **options}
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **options)
     page = context.new_page()
     page.goto(url)
     return page
@@ -136,6 +136,13 @@ def test_the_page_played_on_a_phone(server, browser):
     expect(page.get_by_text("Watching only. Pair this phone to play.")).to_be_visible()
     expect(button(page, "Press")).to_be_disabled()  # watching: the controls say they are off
     pair(page, server)
+
+    # Wi-Fi drops: the page reconnects by itself and is still paired
+    expect(page.locator("body")).to_have_attribute("data-connects", "1")
+    page.evaluate("() => window.shooterPage.ws.close()")
+    expect(page.locator("body")).to_have_attribute("data-connects", "2")
+    expect(page.locator("#pair-text")).to_have_text(re.compile(r"Paired \(phone \d+\)"))
+    expect(page.locator("#conn")).to_be_hidden()
 
     # a 4-player game
     page.get_by_role("tab", name="Game").click()
@@ -221,6 +228,14 @@ def test_the_page_played_on_a_phone(server, browser):
     assert page.get_by_role("alert").inner_text() in dutch_errors
     page.get_by_role("tab", name="Spel").click()
     shot(page, "setup-nl")
+
+
+def test_a_dutch_phone_gets_the_page_in_dutch(server, browser):
+    page = phone(browser, server.url, locale="nl-NL")
+    expect(button(page, "Koppelen")).to_be_visible()
+    expect(page.get_by_role("heading", name="Geen spel")).to_be_visible()
+    button(page, "English").click()
+    expect(button(page, "Pair")).to_be_visible()
 
 
 def test_two_phones_see_every_event_within_100_ms(server, browser):

@@ -50,6 +50,7 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => {
     S.backoff = 500;
+    document.body.dataset.connects = String(Number(document.body.dataset.connects || 0) + 1);
     $("conn").hidden = true;
     if (S.token) send(`auth token=${S.token}`);
     requestStatus();
@@ -58,6 +59,7 @@ function connect() {
   ws.onclose = () => {
     S.ws = null;
     S.pairedId = null;
+    renderPairing();
     $("conn").textContent = t("conn.lost");
     $("conn").hidden = false;
     setTimeout(connect, S.backoff);  // Wi-Fi dropped: try again, a little slower each time
