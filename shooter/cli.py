@@ -237,7 +237,11 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
     if web is not None:
         try:
             closers.append(app.start_web(*web, max_connections=config.web.max_connections))
-        except (ImportError, OSError) as exc:
+        except ImportError as exc:
+            log(f"uno-shooter: the web console needs aiohttp ({exc}): install the [web] extra, "
+                f"e.g. pip install 'uno-shooter[web]'")
+            return 1
+        except OSError as exc:
             log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
             return 1
 

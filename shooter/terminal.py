@@ -223,8 +223,30 @@ def start(*, post: Callable, controller, version: str, on_end: Callable[[], None
             post(lambda line=line: controller.handle_line(line, sink))
         out.write("\n")
         post(on_end)
+    restore = _terminal_settings()  # before readline takes the terminal over
     threading.Thread(target=read, name="terminal-console", daemon=True).start()
-    return lambda: sink.close(wait=5.0)
+
+    def close() -> None:
+        sink.close(wait=5.0)
+        restore()  # Ctrl-C or SIGTERM while readline holds the terminal in raw mode
+    return close
+
+
+def _terminal_settings() -> Callable[[], None]:
+    """A function that puts the terminal's settings back as they are now (echo, line mode)."""
+    try:
+        import termios
+        fd = sys.stdin.fileno()
+        saved = termios.tcgetattr(fd)
+    except (ImportError, OSError, ValueError):
+        return lambda: None
+
+    def restore() -> None:
+        try:
+            termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        except OSError:
+            pass
+    return restore
 
 
 def is_terminal() -> bool:

@@ -97,3 +97,32 @@ def test_a_person_at_a_terminal_gets_a_banner_a_prompt_and_sentences(tmp_path):
     assert re.search(r"\[\d\d:\d\d:\d\d\] The lid is open\.", text)  # wall-clock time
     assert '{"reply"' not in text
     assert "stat" in (tmp_path / ".uno_shooter_history").read_text()
+
+
+def test_ctrl_c_at_the_prompt_gives_the_terminal_back_as_it_was(tmp_path):
+    import fcntl
+    import termios
+    master, slave = pty.openpty()
+    before = termios.tcgetattr(slave)
+
+    def own_terminal():  # the shell's job control: the pty is the program's controlling terminal
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    proc = subprocess.Popen([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--seed", "1"],
+                            stdin=slave, stdout=slave, stderr=slave, preexec_fn=own_terminal,
+                            env={**os.environ, "HOME": str(tmp_path), "TERM": "xterm"})
+    seen = bytearray()
+    try:
+        read_until(master, b"uno> ", seen)
+        os.write(master, b"stat")  # half a line typed: readline has the terminal in raw mode
+        read_until(master, b"stat", seen)
+        os.write(master, b"\x03")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    after = termios.tcgetattr(slave)
+    os.close(master)
+    os.close(slave)
+    assert after[3] & termios.ECHO and after[3] & termios.ICANON
+    assert after[3] == before[3]

@@ -31,3 +31,17 @@ def test_web_needs_real_time(capsys):
     from shooter.cli import main
     assert main(["run", "--sim", "--console", "stdio", "--clock", "virtual", "--web", "127.0.0.1:0"]) == 2
     assert "no --web" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_a_clear_error_not_a_crash():
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        out = subprocess.run([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio",
+                              "--web", f"127.0.0.1:{port}"], input=b"", capture_output=True, timeout=60)
+    assert out.returncode == 1
+    assert f"web console on 127.0.0.1:{port}" in out.stderr.decode() and "in use" in out.stderr.decode()
