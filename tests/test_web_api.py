@@ -256,3 +256,12 @@ def test_an_unreadable_token_file_is_set_aside_and_nobody_is_paired(tmp_path):
     pairing = Pairing(VirtualClock(), Store(tmp_path, name=TOKENS_FILE), log=logged.append)
     assert pairing.status()["paired"] == []
     assert not (tmp_path / TOKENS_FILE).exists() and "pair again" in logged[0]
+
+
+def test_sockets_opening_at_once_do_not_pass_the_cap():
+    async def body(web):
+        results = await asyncio.gather(*[web.connect() for _ in range(6)], return_exceptions=True)
+        opened = [r for r in results if not isinstance(r, BaseException)]
+        refused = [r for r in results if isinstance(r, WSServerHandshakeError)]
+        assert len(opened) == 3 and len(refused) == 3 and all(r.status == 503 for r in refused)
+    run_web(body, max_connections=3)

@@ -73,7 +73,7 @@ class Pairing:
             wait = self._recent[0] + RATE_PERIOD - now
             raise CommandError("rate-limited", f"too many pairing requests; try again in {wait:.0f} s")
         self._recent.append(now)
-        self._pending = [r for r in self._pending if r.deliver is not deliver]
+        self.cancel(deliver)  # a new request from the same browser replaces its old one
         req = Request(deliver, label[:40], now + WINDOW)
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
         self._pending.append(req)

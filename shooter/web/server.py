@@ -138,9 +138,13 @@ class WebConsole:
         if len(self._sockets) >= self.max_connections:
             raise web.HTTPServiceUnavailable(text=f"at most {self.max_connections} connections; close one")
         ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=4 * MAX_LINE_BYTES)
-        await ws.prepare(request)
         sock = Socket(ws, asyncio.get_running_loop(), request.headers.get("User-Agent", "")[:80])
-        self._sockets.add(sock)
+        self._sockets.add(sock)  # counted before the handshake yields: the cap holds for sockets opening at once
+        try:
+            await ws.prepare(request)
+        except BaseException:
+            self._sockets.discard(sock)
+            raise
         self._post(lambda: self._opened(sock))
         sender = asyncio.ensure_future(sock.send_all())
         try:

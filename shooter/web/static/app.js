@@ -313,8 +313,9 @@ function renderCircle(st) {
   }
   const aim = st && st.shooter.aim;
   const arrow = $("arrow");
-  arrow.hidden = aim == null;
+  arrow.classList.toggle("moving", aim == null);  // turning: it keeps pointing where it last pointed
   if (aim != null) arrow.style.transform = `rotate(${90 + (aim - 1) * 360 / n}deg)`;
+  arrow.hidden = aim == null && !arrow.style.transform;
 }
 
 function renderPad(game) {
