@@ -34,6 +34,7 @@ class App:
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
         file_config, self.calibration = config, Calibration.load_or_empty(state_dir, self.log)
         config = self.calibration.apply(config)
+        self.state_dir = state_dir
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         self.clock = VirtualClock() if virtual else MonotonicClock()
         self.loop = ControlLoop(self.clock)
@@ -105,6 +106,18 @@ class App:
             kept = self.store.set_aside()
             self.log(f"uno-shooter: {exc}; kept it as {kept} and started without a game")
         return Table(options=options, rng=rng)
+
+    def start_web(self, host: str, port: int, *, max_connections: int = 16):
+        """Pairing on the controller and the web console on its thread; returns its close()."""
+        from .web.pairing import TOKENS_FILE, Pairing
+        from .web.server import WebConsole  # aiohttp: only imported when the web console is on
+        store = Store(self.state_dir, name=TOKENS_FILE) if self.state_dir is not None else None
+        self.controller.pairing = Pairing(self.clock, store, log=self.log)
+        web = WebConsole(self.controller, post=self.loop.post, host=host, port=port,
+                         max_connections=max_connections, log=self.log)
+        web.start()
+        self.log(f"uno-shooter: web console on http://{host}:{web.port}/")
+        return web.close
 
     def close(self) -> None:
         """Motor off and every device closed; safe twice."""

@@ -14,6 +14,7 @@ JAM = [(300, 0.3), (None, 0.1), (300, 0.3), (None, 0.1), (300, 0.3)]
 EMPTY = [(600, 0.4), (400, 0.6)]                              # refill the magazine
 OWED_DONE = [(1500, 0.08), (2500, 0.12)]                      # every owed press has been made
 FAULT = [(250, 1.0)]                                          # the motor was stopped by a fault
+PAIRED = [(1800, 0.06), (None, 0.04), (1800, 0.06), (None, 0.04), (2600, 0.1)]  # a browser was paired
 
 VOCABULARY = {
     "lid-closed": (LID_CLOSED, "the lid was shut properly (H-BEEP)"),
@@ -23,6 +24,7 @@ VOCABULARY = {
     "empty": (EMPTY, "the magazine is empty: load the discard pile (E-REFILL)"),
     "owed-done": (OWED_DONE, "the last owed press has been served"),
     "fault": (FAULT, "the motor was stopped by a fault (maximum on-time, internal error)"),
+    "paired": (PAIRED, "the button paired a browser (the press did nothing else)"),
 }
 
 

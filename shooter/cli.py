@@ -49,6 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=("auto", "json", "human"), default="auto",
                      help="stdio output: auto = human on a terminal, JSON otherwise")
     run.add_argument("--no-exit-sensor", action="store_true", help="run without the card-exit sensor")
+    run.add_argument("--web", metavar="HOST:PORT",
+                     help="serve the phone page and its WebSocket console here (e.g. 0.0.0.0:8080), or off; "
+                          "replaces the config's web.listen (needs the [web] extra: aiohttp)")
 
     check = sub.add_parser("check-config", help="validate a config file and exit",
                            description="Validate a config file; exit status 0 if it is valid, 2 if not.")
@@ -128,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
             raise ConfigError("--clock virtual needs --sim: real hardware runs in real time")
         if args.clock == "virtual" and consoles != ["stdio"]:
             raise ConfigError("--clock virtual runs exactly one console: --console stdio")
+        web = _web_listen(args, config)
     except ConfigError as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
@@ -151,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             fmt = "human" if (sys.stdin.isatty() and sys.stdout.isatty()) else "json"
         if args.clock == "virtual":
             return _run_virtual(app, fmt)
-        return _run_real(app, consoles, config, fmt)
+        return _run_real(app, consoles, config, fmt, web)
 
 
 def _simulate(args) -> int:
@@ -290,7 +294,28 @@ def _run_virtual(app, fmt: str) -> int:
     return 0
 
 
-def _run_real(app, consoles: list[str], config, fmt: str) -> int:
+def _person_at_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _stop_when_idle(app) -> None:
+    """End of input ends the program, once what the input started is over (bursts, turns)."""
+    if app.loop.busy:
+        app.clock.call_later(0.05, lambda: _stop_when_idle(app), idle=True, name="stop-when-idle")
+    else:
+        app.loop.stop()
+
+
+def _web_listen(args, config) -> tuple[str, int] | None:
+    """Where the web console listens (--web, else the config's web.listen), None for off."""
+    from .config import parse_listen
+    listen = parse_listen("--web" if args.web else "web.listen", args.web or config.web.listen)
+    if listen is not None and args.clock == "virtual":
+        raise ConfigError("--clock virtual runs exactly one console: --console stdio (no --web)")
+    return listen
+
+
+def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] | None = None) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
     from .consoles import QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
@@ -302,7 +327,11 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
     # they wake at once (a signal that lands on another thread waits for the loop's next look).
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     for kind in consoles:
-        if kind == "stdio":
+        if kind == "stdio" and fmt == "human" and _person_at_terminal():
+            from . import terminal
+            closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
+                                          on_end=lambda: _stop_when_idle(app)))
+        elif kind == "stdio":
             def write_out(data: bytes) -> None:
                 sys.stdout.buffer.write(data)
                 sys.stdout.buffer.flush()
@@ -310,17 +339,10 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
             controller.add_sink(sink)
             closers.append(lambda sink=sink: sink.close(wait=5.0))  # what was answered gets out
 
-            def stop_when_idle():
-                # end of input ends the program, once what the input started is over (bursts, turns)
-                if loop.busy:
-                    app.clock.call_later(0.05, stop_when_idle, idle=True, name="stop-when-idle")
-                else:
-                    loop.stop()
-
             def read_stdin(sink=sink):
                 for line in read_lines(sys.stdin.buffer.read1):
                     loop.post(lambda line=line: controller.handle_line(line, sink))
-                loop.post(stop_when_idle)
+                loop.post(lambda: _stop_when_idle(app))
             threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
         elif kind.startswith("tcp:"):
             tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller)
@@ -331,6 +353,16 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
                                            controller=controller, reopen_interval=config.console.reopen_interval,
                                            log=log)
             closers.append(serial_console.close)
+    if web is not None:
+        try:
+            closers.append(app.start_web(*web, max_connections=config.web.max_connections))
+        except ImportError as exc:
+            log(f"uno-shooter: the web console needs aiohttp ({exc}): install the [web] extra, "
+                f"e.g. pip install 'uno-shooter[web]'")
+            return 1
+        except OSError as exc:
+            log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
+            return 1
 
     def halt():
         app.hw.motor.emergency_stop()  # at once, even if the loop is busy

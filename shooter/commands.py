@@ -10,6 +10,14 @@ from __future__ import annotations
 from .errors import CommandError
 from .protocol import Line, Spec, any_text, choice, integer, number, text_list
 
+
+def seat_names(key: str, text: str) -> list[str]:
+    """Seat names, comma-separated, as written (``-`` for a seat without a name)."""
+    names = [item.strip() for item in text.split(",")]
+    if len(names) > 10 or any(not n or len(n) > 16 or not n.isprintable() for n in names):
+        raise CommandError("bad-argument", f"{key}= must be up to 10 names of 1-16 characters, comma-separated")
+    return names
+
 SEAT = integer(1, 10)
 
 COMMANDS: list[tuple[Spec, str]] = [
@@ -64,6 +72,11 @@ COMMANDS: list[tuple[Spec, str]] = [
           summary="simulated hardware only: puts N cards in the magazine"), "cmd_sim_load"),
     (Spec(("sim", "wait"), required={"seconds": number(0.0, 86400.0)}, usage="sim wait seconds=X",
           summary="simulated hardware only: lets X seconds of (virtual) time pass"), "cmd_sim_wait"),
+    # the web console's
+    (Spec(("names",), optional={"seats": seat_names}, usage="names [seats=NAME,NAME,...]",
+          summary="names the seats in order (- for none); without seats= forgets them"), "cmd_names"),
+    (Spec(("unpair",), required={"id": integer(1)}, usage="unpair id=N",
+          summary="revokes paired browser N (status lists them under pairing)"), "cmd_unpair"),
 ]
 
 

@@ -37,6 +37,24 @@ class ConsoleConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    listen: str = "off"                    # "HOST:PORT" (e.g. "0.0.0.0:8080") or "off"
+    max_connections: int = 16              # WebSockets at once (phones, tabs)
+
+
+def parse_listen(key: str, value) -> tuple[str, int] | None:
+    """``"HOST:PORT"`` as (host, port); None for ``"off"``."""
+    if not isinstance(value, str):
+        raise _err(key, f"must be \"HOST:PORT\" or \"off\", got {value!r}")
+    if value == "off":
+        return None
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise _err(key, f"must be \"HOST:PORT\" (e.g. \"0.0.0.0:8080\") or \"off\", got {value!r}")
+    return host.strip("[]"), int(port)
+
+
+@dataclass(frozen=True)
 class Config:
     hardware: HardwareSettings = field(default_factory=HardwareSettings)
     launcher: LauncherSettings = field(default_factory=LauncherSettings)
@@ -53,6 +71,7 @@ class Config:
     servo_backend: str = "gpiozero"        # or "sysfs": the kernel's hardware PWM (hal.servo_sysfs)
     pwm_chip: int | None = None            # /sys/class/pwm/pwmchipN for the sysfs servo; None = the only one
     given: frozenset[str] = frozenset()    # the dotted keys the file set (status: config or default)
+    web: WebConfig = field(default_factory=WebConfig)
 
 
 def _err(key: str, problem: str) -> ConfigError:
@@ -140,7 +159,7 @@ def _duty(key, v):
 def parse_config(data: dict) -> Config:
     """Validate a parsed TOML document and build the :class:`Config`."""
     _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
-                     "console", "state", "hardware", "sim", "service"})
+                     "console", "state", "hardware", "sim", "service", "web"})
     pins = _settings("pins", data.get("pins", {}), PinMap, {f.name: _pin for f in fields(PinMap)})
     used = {}
     for part, pin in pins.used().items():
@@ -257,11 +276,16 @@ def parse_config(data: dict) -> Config:
     _only("service", service_t, {"watchdog"})
     watchdog = _bool("service.watchdog", service_t.get("watchdog", True))
 
+    web = _settings("web", data.get("web", {}), WebConfig,
+                    {"listen": lambda k, v: (parse_listen(k, v), v)[1],
+                     "max_connections": lambda k, v: _number(k, v, 1, 256, integer=True)})
+
     return Config(hardware=HardwareSettings(pins=pins, motor=motor, servo=servo, inputs=inputs, beeper=beeper),
                   launcher=launcher, seat_angles=seat_angles, default_seats=default_seats,
                   scheduler_profile=profile, scheduler_profiles=dict(profiles), rules=dict(rules),
                   console=console, state_dir=state_dir, pin_factory=pin_factory, sim_cards=sim_cards,
-                  watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip, given=_given(data))
+                  watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip, given=_given(data),
+                  web=web)
 
 
 def _given(data: dict, prefix: str = "") -> frozenset[str]:

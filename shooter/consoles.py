@@ -50,33 +50,15 @@ def read_lines(read: Callable[[int], bytes]) -> Iterator[bytes]:
             yield line
 
 
-def human(obj: dict) -> str:
-    """A one-line human-readable form of a reply or an event (terminals only)."""
-    def fmt(value) -> str:
-        if isinstance(value, dict):
-            return "{" + ", ".join(f"{k} {fmt(v)}" for k, v in value.items()) + "}"
-        if isinstance(value, list):
-            return "[" + ", ".join(fmt(v) for v in value) + "]"
-        return "-" if value is None else str(value)
-    if "event" in obj:
-        rest = {k: v for k, v in obj.items() if k not in ("event", "t")}
-        return f"[{obj['t']:9.3f}] {obj['event']}: " + " ".join(f"{k}={fmt(v)}" for k, v in rest.items())
-    if not obj.get("ok"):
-        return f"{obj['reply']}: error {obj['error']}: {obj['message']}"
-    rest = {k: v for k, v in obj.items() if k not in ("reply", "ok")}
-    if not rest:
-        return f"{obj['reply']}: ok"
-    def field(key, value) -> str:
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            return f"  {key}:\n" + "\n".join(f"    {v}" for v in value)  # e.g. help's commands
-        return f"  {key}: {fmt(value)}"
-    return f"{obj['reply']}: ok\n" + "\n".join(field(k, v) for k, v in rest.items())
-
-
 def encoder(fmt: str = "json") -> Callable[[dict], bytes]:
-    """One output line for a reply or an event: JSON, or the readable form for a terminal."""
+    """One output line for a reply or an event: JSON, or the readable form for a terminal
+    (:mod:`shooter.terminal`; nothing at all for what it need not say twice)."""
+    if fmt == "human":
+        from .terminal import encode_human
+        return encode_human()
+
     def encode(obj: dict) -> bytes:
-        return ((human(obj) if fmt == "human" else dumps(obj)) + "\n").encode("utf-8")
+        return (dumps(obj) + "\n").encode("utf-8")
     return encode
 
 

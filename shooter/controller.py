@@ -62,6 +62,8 @@ class Controller:
                                  seats=lambda: self.seats)
         self.launcher.on_lid_cycled = self.scheduler.restart  # H-RANDOM: the pattern restarts
         hw.button.on_press = self.button_pressed
+        self.pairing = None   # a web.pairing.Pairing while the web console runs
+        self.names: dict[int, str] = {}
         loop.on_error = self.fail_safe
 
     # ---- start and stop ----
@@ -177,6 +179,7 @@ class Controller:
             },
             "game": self.table.status(),
             **self._bringup_status(),
+            **self._web_status(),
         }
 
     def _game(self, method: str, *args, **kwargs):
@@ -281,7 +284,10 @@ class Controller:
         return self.press("console")
 
     def button_pressed(self) -> None:
-        """The physical button (debounced, on the loop)."""
+        """The physical button (debounced, on the loop). While a browser asks to pair, the press
+        pairs it and does nothing else."""
+        if self._pair_press():
+            return
         try:
             self.press("button")
         except CommandError:
@@ -344,3 +350,31 @@ class Controller:
             raise CommandError("bad-argument", "sim wait needs --clock virtual; in real time, just wait")
         target = self.clock.now() + seconds
         self.clock.call_at(target, lambda: None, name="sim-wait")  # keeps the loop busy until then
+
+    # ---- the web console: pairing, seat names ----
+    def _pair_press(self) -> bool:
+        """The button pairs the browsers waiting for it (not a player's press): beep, announce."""
+        if self.pairing is None or not self.pairing.waiting:
+            return False
+        self.hw.beeper.play(beeps.PAIRED)
+        for token_id in self.pairing.button_pressed():
+            self.emit("paired", id=token_id)
+        return True
+
+    def _web_status(self) -> dict:
+        """Status fields while the web console runs: names, what undo takes back, who is paired."""
+        if self.pairing is None:
+            return {}
+        return {"names": {str(s): n for s, n in sorted(self.names.items())},
+                "undoes": self.table.history[-1]["command"] if self.table.history else None,
+                "pairing": self.pairing.status()}
+
+    def cmd_unpair(self, id):
+        if self.pairing is None:
+            raise CommandError("bad-argument", "the web console is off: no browser is paired")
+        self.pairing.revoke(id)
+        self.emit("unpaired", id=id)
+
+    def cmd_names(self, seats=None):
+        self.names = {i + 1: name for i, name in enumerate(seats or []) if name != "-"}
+        self.emit("names", names={str(s): n for s, n in sorted(self.names.items())})

@@ -21,6 +21,7 @@ ERROR_CODES = (
     "too-late", "cannot-undo", "lid-open", "jammed", "busy", "line-too-long", "not-simulated",
     # additions of this implementation
     "empty", "fault", "internal",
+    "not-paired", "rate-limited",   # the web console's
 )
 
 

@@ -83,13 +83,13 @@ def test_a_person_at_the_terminal_who_heard_nothing_fails_the_beeper(bench):
     out = io.StringIO()
     result = check_beeper(bench, TerminalPerson(out, lambda: next(answers), yes=False), 30)
     assert not result.ok and "GPIO5" in result.detail
-    assert "Did you hear 7 patterns (10 beeps)? [Y/n]" in out.getvalue()
+    assert "Did you hear 8 patterns (13 beeps)? [Y/n]" in out.getvalue()
 
 
 def test_yes_answers_the_questions_but_the_beeper_still_plays(bench):
     out = io.StringIO()
     assert check_beeper(bench, TerminalPerson(out, lambda: pytest.fail("asked"), yes=True), 30).ok
-    assert len(bench.world.beeps) == 10
+    assert len(bench.world.beeps) == 13  # the 8 patterns of shooter.beeps, as the simulated beeper heard them
 
 
 def _gpio_here() -> bool:

@@ -1,0 +1,249 @@
+"""The web console: the phone page and the protocol on a WebSocket (aiohttp).
+
+One more console. aiohttp runs its asyncio loop on its own thread; every
+command line a socket sends is *posted* to the control loop, which decides
+(paired or not, which command) and answers through the socket's sink. The
+page itself decides nothing about the game: it renders ``status`` and events
+and sends command lines.
+
+- ``GET /``: the page (static files shipped in the package, no build step, no CDN).
+- ``GET /i18n/<lang>.json``: the message catalogue of the page's language.
+- ``GET /ws``: the protocol, one command line per text frame; replies and events
+  come back as JSON text frames. Anyone may watch (``status``, ``help``,
+  ``version`` and every event); everything else needs a paired socket (see
+  :mod:`shooter.web.pairing`): ``pair`` asks, ``auth token=T`` presents a token.
+
+Only imported when the web console is enabled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Callable
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from ..errors import CommandError
+from ..i18n import CATALOGUE_DIR, LANGUAGES
+from ..protocol import MAX_LINE_BYTES, dumps, error_reply, parse, reply, reply_name
+
+STATIC = Path(__file__).parent / "static"
+READ_ONLY = ("status", "help", "version")
+MAX_CONNECTIONS = 16
+SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:",
+    "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """A browser's Origin header names the page's own host:port (a page elsewhere may not drive the shooter)."""
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    return parts.netloc.lower() == host.lower()
+
+
+class Socket:
+    """One WebSocket client: a sink the controller calls on the loop's thread."""
+
+    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, label: str):
+        self.ws = ws
+        self.label = label
+        self.token_id: int | None = None
+        self._aio = aio
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.alive = True
+
+    def __call__(self, obj: dict) -> None:
+        """From the loop's thread: hand the frame to aiohttp's loop, never block."""
+        if not self.alive:
+            return
+        if obj.get("event") == "pair-granted":  # the button paired this socket
+            self.token_id = obj["id"]
+        try:
+            self._aio.call_soon_threadsafe(self._put, dumps(obj))
+        except RuntimeError:  # aiohttp's loop is gone
+            self.alive = False
+
+    def _put(self, text: str) -> None:
+        if self.queue.qsize() >= SEND_QUEUE:  # a phone that stopped reading: drop it
+            self.alive = False
+            asyncio.ensure_future(self.ws.close(message=b"too slow"))
+            return
+        self.queue.put_nowait(text)
+
+    async def send_all(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+
+class WebConsole:
+    """The aiohttp application and, with :meth:`start`, its thread."""
+
+    def __init__(self, controller, *, post: Callable, host: str = "127.0.0.1", port: int = 8080,
+                 max_connections: int = MAX_CONNECTIONS, log: Callable[[str], None] = lambda m: None):
+        self._controller = controller
+        self._pairing = controller.pairing
+        self._pairing.on_revoke = self._revoked
+        self._post = post
+        self.host, self.port = host, port
+        self.max_connections = max_connections
+        self._log = log
+        self._sockets: set[Socket] = set()   # counted on aiohttp's loop
+        self._open: list[Socket] = []        # known to the control loop
+        self._thread: threading.Thread | None = None
+        self._aio: asyncio.AbstractEventLoop | None = None
+
+    # ---- the aiohttp application ----
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers])
+        app.router.add_get("/", self._index)
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_get("/i18n/{lang}.json", self._catalogue)
+        app.router.add_static("/static/", STATIC, show_index=False)
+        return app
+
+    @web.middleware
+    async def _headers(self, request, handler):
+        response = await handler(request)
+        if not isinstance(response, web.WebSocketResponse):
+            response.headers.update(SECURITY_HEADERS)
+        return response
+
+    async def _index(self, request):
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _catalogue(self, request):
+        lang = request.match_info["lang"]
+        if lang not in LANGUAGES:
+            raise web.HTTPNotFound(text=f"no catalogue {lang!r}; there are {', '.join(LANGUAGES)}")
+        return web.FileResponse(CATALOGUE_DIR / f"{lang}.json")
+
+    async def _websocket(self, request):
+        origin = request.headers.get("Origin")
+        if origin is not None and not same_origin(origin, request.host):
+            raise web.HTTPForbidden(text=f"origin {origin} may not use this shooter's console")
+        if len(self._sockets) >= self.max_connections:
+            raise web.HTTPServiceUnavailable(text=f"at most {self.max_connections} connections; close one")
+        ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=4 * MAX_LINE_BYTES)
+        sock = Socket(ws, asyncio.get_running_loop(), request.headers.get("User-Agent", "")[:80])
+        self._sockets.add(sock)  # counted before the handshake yields: the cap holds for sockets opening at once
+        try:
+            await ws.prepare(request)
+        except BaseException:
+            self._sockets.discard(sock)
+            raise
+        self._post(lambda: self._opened(sock))
+        sender = asyncio.ensure_future(sock.send_all())
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                for line in msg.data.split("\n"):
+                    self._post(lambda line=line: self._line(sock, line))
+        finally:
+            self._sockets.discard(sock)
+            sock.alive = False
+            sock.queue.put_nowait(None)
+            self._post(lambda: self._closed(sock))
+            await sender
+        return ws
+
+    # ---- on the control loop ----
+    def _opened(self, sock: Socket) -> None:
+        self._open.append(sock)
+        self._controller.add_sink(sock)
+
+    def _closed(self, sock: Socket) -> None:
+        if sock in self._open:
+            self._open.remove(sock)
+        self._controller.remove_sink(sock)
+        self._pairing.cancel(sock)
+
+    def _revoked(self, token_id: int) -> None:
+        for sock in self._open:
+            if sock.token_id == token_id:
+                sock.token_id = None
+
+    def _line(self, sock: Socket, raw: str) -> None:
+        """One command line from a socket: pairing lines here, the rest to the controller if allowed."""
+        try:
+            line = parse(raw)
+        except CommandError:
+            line = None
+            if self._pairing.valid(sock.token_id):
+                self._controller.handle_line(raw, sock)  # it answers the parse error
+                return
+            sock(error_reply(reply_name(raw), CommandError("not-paired", NOT_PAIRED)))
+            return
+        if line is None:
+            return
+        try:
+            if line.words == ["pair"] and not line.options:
+                sock(reply("pair", **self._pairing.request(sock, sock.label)))
+            elif line.words == ["auth"] and set(line.options) == {"token"}:
+                token_id = self._pairing.check(line.options["token"])
+                if token_id is None:
+                    raise CommandError("not-paired", "this token is unknown or was revoked; pair again")
+                sock.token_id = token_id
+                sock(reply("auth", id=token_id))
+            elif line.name in READ_ONLY or self._pairing.valid(sock.token_id):
+                self._controller.handle_line(raw, sock)
+            else:
+                raise CommandError("not-paired", NOT_PAIRED)
+        except CommandError as error:
+            sock(error_reply(line.name, error))
+
+    # ---- its own thread ----
+    def start(self) -> None:
+        """Serve on host:port from a thread of its own; returns once listening (raises if it cannot)."""
+        ready = threading.Event()
+        failure: list[BaseException] = []
+
+        def run():
+            aio = asyncio.new_event_loop()
+            self._aio = aio
+            asyncio.set_event_loop(aio)
+            runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None)
+            try:
+                aio.run_until_complete(runner.setup())
+                site = web.TCPSite(runner, self.host, self.port)
+                aio.run_until_complete(site.start())
+                self.port = runner.addresses[0][1]
+            except BaseException as exc:
+                failure.append(exc)
+                ready.set()
+                return
+            ready.set()
+            try:
+                aio.run_forever()
+            finally:
+                aio.run_until_complete(runner.cleanup())
+                aio.close()
+        self._thread = threading.Thread(target=run, name="web-console", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failure:
+            raise failure[0]
+
+    def close(self) -> None:
+        """Stop serving (safe twice)."""
+        if self._aio is not None and self._thread is not None and self._thread.is_alive():
+            self._aio.call_soon_threadsafe(self._aio.stop)
+            self._thread.join(5.0)
+
+
+NOT_PAIRED = ("this browser may only watch: pair it (press the shooter's button when asked) "
+              "to send commands")

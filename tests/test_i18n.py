@@ -1,0 +1,55 @@
+"""Dutch and English: one catalogue per language, complete in both."""
+
+import subprocess
+import sys
+
+from shooter.i18n import LANGUAGES, Messages, catalogue, fields, language_from_env
+from shooter.protocol import ERROR_CODES
+
+
+def test_every_key_is_in_every_catalogue_with_the_same_fields():
+    en = catalogue("en")
+    for lang in LANGUAGES:
+        other = catalogue(lang)
+        assert set(other) == set(en), (lang, set(other) ^ set(en))
+        for key, text in en.items():
+            assert fields(other[key]) == fields(text), (lang, key)
+            assert other[key].strip(), (lang, key)
+
+
+def test_every_error_code_card_and_reason_has_a_message():
+    from shooter.table.cards import CARDS
+    for lang in LANGUAGES:
+        m = Messages(lang)
+        for code in ERROR_CODES:
+            assert m.has(f"error.{code}"), (lang, code)
+        for card in CARDS:
+            assert m.has(f"card.{card}"), (lang, card)
+        for reason in ("hit2", "hit4", "extreme-hit", "uno", "advice", "wrong-card", "start", "draw"):
+            assert m.has(f"reason.{reason}"), (lang, reason)
+
+
+def test_card_names_are_the_dutch_names_of_the_box():
+    m = Messages("nl")
+    assert [m(f"card.{c}") for c in ("hit2", "hit4", "reverse", "skip", "discard-all", "wild", "extreme-hit")] == \
+        ["Druk 2 keer", "Druk 4 keer", "Keer om", "Sla over", "Alles afleggen", "Kleurkeuze", "Schieterkeuze"]
+
+
+def test_the_language_comes_from_the_locale():
+    assert language_from_env({"LANG": "nl_NL.UTF-8"}) == "nl"
+    assert language_from_env({"LC_ALL": "en_GB.UTF-8", "LANG": "nl_NL.UTF-8"}) == "en"
+    assert language_from_env({"LANG": "C"}) == "en"
+    assert language_from_env({"LANG": "fr_FR.UTF-8"}) == "en"
+
+
+def test_messages_fill_their_fields():
+    assert Messages("nl")("turn.line", who="Plaats 3") == "Plaats 3 is aan de beurt"
+
+
+def test_without_the_web_console_aiohttp_is_not_imported():
+    code = ("import sys; from shooter.app import App; from shooter.config import parse_config; "
+            "app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None); "
+            "app.controller.handle_line('status', lambda r: None); app.close(); "
+            "print(sorted(m for m in sys.modules if m.startswith(('aiohttp', 'shooter.web'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stderr
