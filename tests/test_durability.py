@@ -163,3 +163,34 @@ def test_read_lines_never_holds_more_than_a_line_of_an_endless_line():
         sent += 4096
         return b"z" * 4096
     assert [len(x) for x in read_lines(endless)] == [MAX_LINE_BYTES + 1]
+
+
+# ---- saves only when the game changed ----
+def test_only_commands_that_change_the_game_write_it(tmp_path, mocker):
+    from tests.conftest import run_console
+    save = mocker.spy(Store, "save")
+    lines = ["press", "press", "status", "aim seat=2",        # no game: nothing to write
+             "game new players=3 dealer=3",                  # written
+             "press",                                        # no round yet: the game did not change
+             "round start first=5", "press", "status"]       # written, written, not
+    out = run_console(lines, state_dir=tmp_path)
+    assert all(o["ok"] for o in out if "reply" in o)
+    assert save.call_count == 3
+    assert Store(tmp_path).load()["game"]["round"] == 1
+
+
+def test_a_failed_save_is_tried_again_by_the_next_command_even_if_nothing_changed(tmp_path, mocker):
+    import errno
+
+    from tests.conftest import run_console
+    real_fsync = os.fsync
+    failures = [OSError(errno.ENOSPC, "No space left on device")]
+
+    def fsync(fd):
+        if failures:
+            raise failures.pop()
+        return real_fsync(fd)
+    mocker.patch("shooter.persist.os.fsync", side_effect=fsync)
+    out = run_console(["game new players=3 dealer=3", "press"], state_dir=tmp_path)
+    assert [o["event"] for o in out if o.get("event") == "save-failed"] == ["save-failed"]
+    assert Store(tmp_path).load()["game"]["players"] == 3  # the press (no change) wrote it after all
