@@ -460,6 +460,8 @@ def _child_long(lines: int) -> None:
         sink = lambda obj: None  # noqa: E731
         app.controller.add_sink(sink)
         app.loop.run_until_quiet()
+        gc.collect()
+        gc.freeze()  # what the real-time loop does once the service is up (ControlLoop.run_forever)
         start = time.perf_counter()
         for i in range(lines):
             line = script[i % len(script)]

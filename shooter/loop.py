@@ -87,7 +87,8 @@ class ControlLoop:
             self.on_error(exc)
 
     def run_pending(self) -> int:
-        """Run everything queued and every due timer until neither is left; returns how many ran."""
+        """Run everything queued and every due timer; returns how many ran. (In real time a timer that
+        falls due meanwhile waits for the next round: the loop does not sleep while one is due.)"""
         ran = 0
         queue, clock, call = self._queue, self.clock, self._call
         while True:
@@ -96,9 +97,12 @@ class ControlLoop:
                 ran += 1
             if not clock.due():
                 return ran
-            # run_due runs every due timer; an exception stops it there, the rest stay queued
+            # run_due runs every due timer (also those its callbacks set for now); an exception
+            # stops it there and the rest stay queued for the caller's next round
             call(clock.run_due)
             ran += 1
+            if not queue:
+                return ran
 
     @property
     def busy(self) -> bool:
