@@ -123,7 +123,8 @@ class StackPress:
         pins = self.app.hw.settings.pins
         factory = self.app.world.factory
         self.pin = factory.sim_pin(pins.button)
-        self.motor_pin = factory.sim_pin(pins.motor_forward)
+        self.motor_on = False
+        factory.sim_pin(pins.motor_forward).listeners.append(self._motor)
         self.replies: list[dict] = []
         self.served = 0   # shot events: a press whose scheduler said 0 cards never runs the motor
         self.app.controller.add_sink(self._event)
@@ -146,34 +147,36 @@ class StackPress:
         loop.run_until_quiet()
         return self.replies[-1]
 
-    def _step_until(self, done) -> None:
+    def _motor(self, pin, value) -> None:
+        if value > 0:
+            self.motor_on = True
+
+    def _step_until_served(self, served: int, motor: bool) -> None:
+        """Run the loop, moving virtual time from timer to timer, until the press was served (its
+        shot reported) or, with ``motor``, the motor came on."""
         loop, clock = self.app.loop, self.app.clock
-        while not done():
+        self.motor_on = False
+        while True:
             loop.run_pending()
-            if done():
+            if self.served > served or (motor and self.motor_on):
                 return
             nxt = clock.next_deadline()
             if nxt is None:
-                raise RuntimeError("the press never got to the motor")
+                raise RuntimeError("the press was never served")
             clock.advance_to(nxt)
 
     def press(self) -> float:
-        pin, motor_pin, clock = self.pin, self.motor_pin, time.perf_counter
+        pin, clock = self.pin, time.perf_counter
         served = self.served
         if self.until == "quiet":
             start = clock()
             pin.drive(False)
             self.app.loop.run_until_quiet()
             elapsed = clock() - start
-        elif self.until == "burst":
+        else:
             start = clock()
             pin.drive(False)
-            self._step_until(lambda: self.served > served)
-            elapsed = clock() - start
-        else:  # motor on
-            start = clock()
-            pin.drive(False)
-            self._step_until(lambda: motor_pin.state > 0 or self.served > served)
+            self._step_until_served(served, motor=self.until == "motor")
             elapsed = clock() - start
         pin.drive(True)
         self.app.loop.run_until_quiet()
