@@ -176,3 +176,13 @@ def test_quiescence_is_known_without_scanning_the_timers():
     assert clock.next_deadline(include_idle=False) == 2.0
     t2.cancel()
     assert clock.next_deadline(include_idle=False) is None and clock.next_deadline() == 5.0
+
+
+def test_the_real_time_loop_keeps_start_up_objects_out_of_the_collectors_way():
+    import gc
+    loop = ControlLoop(MonotonicClock())
+    frozen = []
+    loop.post(lambda: frozen.append(gc.get_freeze_count()))
+    loop.post(loop.stop)
+    loop.run_forever()
+    assert frozen[0] > 0 and gc.get_freeze_count() == 0  # frozen while serving, thawed on the way out
