@@ -25,18 +25,23 @@ class Timer:
     busy: a loop "at quiescence" may still have idle timers pending.
     """
 
-    __slots__ = ("deadline", "callback", "idle", "cancelled", "name")
+    __slots__ = ("deadline", "callback", "idle", "cancelled", "name", "_clock")
 
-    def __init__(self, deadline: float, callback: Callable[[], None], idle: bool, name: str):
+    def __init__(self, deadline: float, callback: Callable[[], None], idle: bool, name: str,
+                 clock: "Clock | None" = None):
         self.deadline = deadline
         self.callback = callback
         self.idle = idle
         self.cancelled = False
         self.name = name
+        self._clock = clock  # told when a busy timer stops being pending
 
     def cancel(self) -> None:
         """Stop the timer from firing; safe to call more than once."""
-        self.cancelled = True
+        if not self.cancelled:
+            self.cancelled = True
+            if not self.idle and self._clock is not None:
+                self._clock._busy -= 1
 
     @property
     def active(self) -> bool:
@@ -53,6 +58,7 @@ class Clock:
     def __init__(self):
         self._heap: list[tuple[float, int, Timer]] = []
         self._seq = itertools.count()
+        self._busy = 0  # pending timers that are not idle (so quiescence is known without a scan)
 
     def now(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -60,7 +66,9 @@ class Clock:
     def call_at(self, deadline: float, callback: Callable[[], None], *,
                 idle: bool = False, name: str = "") -> Timer:
         """Run ``callback`` (on the loop's thread) once ``now() >= deadline``."""
-        timer = Timer(float(deadline), callback, idle, name)
+        timer = Timer(float(deadline), callback, idle, name, self)
+        if not idle:
+            self._busy += 1
         heapq.heappush(self._heap, (timer.deadline, next(self._seq), timer))
         return timer
 
@@ -70,16 +78,26 @@ class Clock:
         return self.call_at(self.now() + max(0.0, delay), callback, idle=idle, name=name)
 
     def _prune(self) -> None:
-        while self._heap and self._heap[0][2].cancelled:
-            heapq.heappop(self._heap)
+        heap = self._heap
+        while heap and heap[0][2].cancelled:
+            heapq.heappop(heap)
 
     def next_deadline(self, *, include_idle: bool = True) -> float | None:
         """The earliest pending deadline (of busy timers only, if asked)."""
         self._prune()
+        heap = self._heap
         if include_idle:
-            return self._heap[0][0] if self._heap else None
-        busy = [t.deadline for (_, _, t) in self._heap if not t.cancelled and not t.idle]
-        return min(busy) if busy else None
+            return heap[0][0] if heap else None
+        if not self._busy:
+            return None
+        if not heap[0][2].idle:
+            return heap[0][0]
+        return min(t.deadline for (_, _, t) in heap if not t.cancelled and not t.idle)
+
+    def due(self) -> bool:
+        """Some timer's deadline has come."""
+        self._prune()
+        return bool(self._heap) and self._heap[0][0] <= self.now()
 
     def pending(self) -> list[Timer]:
         """Pending timers, earliest first (for status and tests)."""
@@ -92,12 +110,14 @@ class Clock:
         """
         ran = 0
         now = self.now()
+        heap = self._heap
         while True:
-            self._prune()
-            if not self._heap or self._heap[0][0] > now:
+            while heap and heap[0][2].cancelled:
+                heapq.heappop(heap)
+            if not heap or heap[0][0] > now:
                 return ran
-            _, _, timer = heapq.heappop(self._heap)
-            timer.cancelled = True  # fired: a later cancel() is a no-op
+            _, _, timer = heapq.heappop(heap)
+            timer.cancel()  # fired: a later cancel() is a no-op
             timer.callback()
             ran += 1
 

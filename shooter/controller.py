@@ -57,6 +57,8 @@ class Controller:
         self._seat_angles = seat_angles or (lambda n: spread_angles(n, s.min_angle, s.max_angle))
         self._sinks: list[Sink] = []
         self._held: list[dict] | None = None   # events held back until the reply is out
+        # the table as last written (see _save): as restored, or none (same as no file) at first
+        self._saved: dict | None = table.to_dict() if store is not None else None
         self.launcher = Launcher(hw, self.clock, launcher_settings, angle_of=self.angle_of,
                                  on_shot=self._shot_done, emit=self.emit, cards=cards,
                                  seats=lambda: self.seats)
@@ -136,14 +138,21 @@ class Controller:
         self._aim_by_rules()
 
     def _save(self) -> None:
-        """Write the game; a failure (full disk, read-only card) is announced, the game goes on:
-        the command has been carried out and must not be reported as rejected."""
+        """Write the game if it changed since the last successful write (a press with no game writes
+        nothing); a failure (full disk, read-only card) is announced, the game goes on: the command
+        has been carried out and must not be reported as rejected. The comparison is cheap whatever
+        the undo depth: the undo snapshots are the same objects as last time, compared by identity."""
         if self.store is None:
             return
+        state = self.table.to_dict()
+        if state == self._saved:
+            return
         try:
-            self.store.save(self.table.to_dict())
+            self.store.save(state)
         except OSError as exc:
             self.emit("save-failed", path=str(self.store.path), message=str(exc))
+            return
+        self._saved = state
 
     def _aim_by_rules(self) -> None:
         """S-AIM: point where the table says (nothing to do without a game)."""

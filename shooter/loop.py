@@ -13,40 +13,69 @@ fails, the loop stops and the exception propagates (the caller closes the hardwa
 
 from __future__ import annotations
 
+import gc
+import os
+import select
+import signal
 import threading
+import weakref
 from collections import deque
 from typing import Callable
 
 from hal.clock import Clock, VirtualClock
 
 
+def _close_fds(*fds: int) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
 class ControlLoop:
     """Runs posted callables and clock timers on one thread."""
-
-    # Real time: the longest the loop sleeps without looking up. A signal the kernel delivered to
-    # another thread runs its Python handler only once this thread runs bytecode again.
-    MAX_WAIT = 0.5
 
     def __init__(self, clock: Clock):
         self.clock = clock
         self.virtual = isinstance(clock, VirtualClock)
         self._queue: deque[Callable[[], None]] = deque()
-        self._wake = threading.Event()
         self._stopped = False
         self.on_error: Callable[[BaseException], None] | None = None
+        if self.virtual:
+            # One thread moves virtual time: nobody sleeps, so a post needs no wake-up.
+            self.post = self._queue.append  # type: ignore[method-assign]
+            self._wake_r = self._wake_w = -1
+        else:
+            # Real time: the loop sleeps in select() on a pipe until a timer is due or a byte arrives.
+            # Posts write a byte; so do signals (signal.set_wakeup_fd, see run_forever). Writing to a
+            # pipe takes no lock, so stop() and post() are safe from a signal handler too.
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+            weakref.finalize(self, _close_fds, self._wake_r, self._wake_w)
+        self._wake_pending = False  # a byte is already on its way: no need for another
 
     # ---- from any thread ----
     def post(self, fn: Callable[[], None]) -> None:
-        """Queue ``fn`` to run on the loop. Safe from any thread (not from a signal handler on the
-        loop's thread, see :meth:`stop`); never blocks."""
+        """Queue ``fn`` to run on the loop. Safe from any thread and from a signal handler; never
+        blocks."""
         self._queue.append(fn)
-        self._wake.set()
+        self._wake()
 
     def stop(self) -> None:
-        """Ask :meth:`run_forever` to return (from any thread, but not from a signal handler
-        running on the loop's thread: the wake-up Event's lock may be held there)."""
+        """Ask :meth:`run_forever` to return (from any thread or a signal handler)."""
         self._stopped = True
-        self._wake.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._wake_w < 0 or self._wake_pending:
+            return
+        self._wake_pending = True
+        try:
+            os.write(self._wake_w, b"\0")
+        except (BlockingIOError, OSError):
+            pass  # the pipe is full (the loop will wake anyway) or the loop is gone
 
     # ---- on the loop's thread ----
     def _call(self, fn: Callable[[], None]) -> None:
@@ -58,25 +87,22 @@ class ControlLoop:
             self.on_error(exc)
 
     def run_pending(self) -> int:
-        """Run everything queued and every due timer until neither is left; returns how many ran."""
+        """Run everything queued and every due timer; returns how many ran. (In real time a timer that
+        falls due meanwhile waits for the next round: the loop does not sleep while one is due.)"""
         ran = 0
+        queue, clock, call = self._queue, self.clock, self._call
         while True:
-            progressed = False
-            while self._queue:
-                self._call(self._queue.popleft())
+            while queue:
+                call(queue.popleft())
                 ran += 1
-                progressed = True
-            due = self.clock.next_deadline()
-            if due is not None and due <= self.clock.now():
-                self._call(self._run_one_due)
-                ran += 1
-                progressed = True
-            if not progressed:
+            if not clock.due():
                 return ran
-
-    def _run_one_due(self) -> None:
-        # run_due runs every due timer; an exception stops it there, the rest stay queued
-        self.clock.run_due()
+            # run_due runs every due timer (also those its callbacks set for now); an exception
+            # stops it there and the rest stay queued for the caller's next round
+            call(clock.run_due)
+            ran += 1
+            if not queue:
+                return ran
 
     @property
     def busy(self) -> bool:
@@ -89,16 +115,17 @@ class ControlLoop:
         ``limit`` (virtual seconds) guards against a model that never settles.
         """
         self._need_virtual()
-        end = self.clock.now() + limit
+        clock = self.clock
+        end = clock.now() + limit
         while True:
             self.run_pending()
-            nxt = self.clock.next_deadline(include_idle=False)
+            nxt = clock.next_deadline(include_idle=False)
             if nxt is None:
                 return
             if nxt > end:
                 raise RuntimeError(f"the loop did not settle within {limit} virtual seconds")
-            # Idle timers due before the next busy one run on the way.
-            self._advance(nxt)
+            # to the earliest timer: idle timers due before the next busy one run on the way
+            clock.advance_to(clock.next_deadline())
 
     def run_for(self, seconds: float) -> None:
         """Virtual time: let ``seconds`` pass, running everything that falls due."""
@@ -113,21 +140,18 @@ class ControlLoop:
                 return
             self.clock.advance_to(nxt)
 
-    def _advance(self, target: float) -> None:
-        while True:
-            nxt = self.clock.next_deadline()
-            if nxt is None or nxt >= target:
-                self.clock.advance_to(target)
-                return
-            self.clock.advance_to(nxt)
-            self.run_pending()
-
     def run_until(self, done: Callable[[], bool], timeout: float) -> bool:
         """Serve the queue and the timers until ``done()`` or ``timeout`` seconds on the one clock have passed
-        (virtual time jumps, real time waits for a post or the next timer); returns ``done()``. For the
+        (virtual time jumps, real time sleeps until a post or the next timer); returns ``done()``. For the
         bring-up tools (selftest, calibrate), which wait for a person or a part."""
         end = self.clock.now() + max(0.0, timeout)
+        poller = None
+        if not self.virtual:
+            poller = select.poll()
+            poller.register(self._wake_r, select.POLLIN)
         while True:
+            if poller is not None:
+                self._drain_wake()
             self.run_pending()
             if done():
                 return True
@@ -136,25 +160,55 @@ class ControlLoop:
                 return False
             nxt = self.clock.next_deadline()
             target = end if nxt is None else min(nxt, end)
-            if self.virtual:
+            if poller is None:
                 self.clock.advance_to(target)
-            else:
-                self._wake.wait(min(self.MAX_WAIT, max(0.0, target - now)))
-                self._wake.clear()
+            elif not self._queue:
+                self._sleep(poller, max(0.0, target - now))
 
     def run_forever(self) -> None:
-        """Real time: serve the queue and the timers until :meth:`stop`."""
+        """Real time: serve the queue and the timers until :meth:`stop`.
+
+        Between them the loop sleeps until the next timer is due or something wakes it (a post, a
+        stop, a signal): no polling. Run on the main thread, it also routes signals to its wake-up
+        pipe, so a signal delivered to any thread wakes it at once and its Python handler runs.
+        Objects alive once the loop starts (the start-up's modules, devices, tables) are moved out
+        of the garbage collector's way (``gc.freeze``): full collections stay short all day.
+        """
         if self.virtual:
             raise RuntimeError("run_forever needs a real clock; use run_until_quiet/run_for")
-        while not self._stopped:
+        main = threading.current_thread() is threading.main_thread()
+        old_fd = signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False) if main else None
+        poller = select.poll()
+        poller.register(self._wake_r, select.POLLIN)
+        gc.collect()
+        gc.freeze()
+        try:
+            while not self._stopped:
+                self._drain_wake()
+                self.run_pending()
+                if self._stopped:
+                    break
+                nxt = self.clock.next_deadline()
+                timeout = None if nxt is None else max(0.0, nxt - self.clock.now())
+                if timeout != 0.0 and not self._queue:
+                    self._sleep(poller, timeout)
             self.run_pending()
-            if self._stopped:
-                break
-            nxt = self.clock.next_deadline()
-            timeout = self.MAX_WAIT if nxt is None else min(self.MAX_WAIT, max(0.0, nxt - self.clock.now()))
-            self._wake.wait(timeout)
-            self._wake.clear()
-        self.run_pending()
+        finally:
+            gc.unfreeze()
+            if main:
+                signal.set_wakeup_fd(old_fd)
+
+    def _sleep(self, poller, timeout: float | None) -> None:
+        """Wait for the wake-up pipe at most ``timeout`` seconds (None: until woken)."""
+        poller.poll(None if timeout is None else max(1, int(timeout * 1000 + 0.999)))
+
+    def _drain_wake(self) -> None:
+        try:
+            while os.read(self._wake_r, 512):
+                pass
+        except (BlockingIOError, InterruptedError):
+            pass
+        self._wake_pending = False  # from here, a new post writes a new byte
 
     def _need_virtual(self) -> None:
         if not self.virtual:

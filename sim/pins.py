@@ -6,10 +6,15 @@
 - keep the level the world drives on an input even when gpiozero sets a pull
   (a real pin reads what the circuit drives, not only its pull resistor).
 Every gpiozero device the hardware layer builds runs unchanged on these pins.
+
+A pin remembers its last :attr:`SimFactory.history_limit` changes (``history``, and gpiozero's
+``states``), not all of them: a day-long simulated session must not grow with every edge. A test
+that wants every change sets ``history_limit=None`` on the factory before it makes the pins.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Callable
 
 from gpiozero.exc import PinFixedPull, PinInvalidPull
@@ -26,27 +31,29 @@ class SimPin(MockPWMPin):
     def __init__(self, factory: "SimFactory", info):
         self._external: bool | None = None
         self.disconnected = False  # a broken wire: the pin reads its pull, whatever the world drives
+        self._clock = factory.clock
+        self._limit = factory.history_limit
         self.listeners: list[Listener] = []
-        self.history: list[tuple[float, float]] = []  # (absolute time, level)
+        self.history: deque[tuple[float, float]] = deque(maxlen=self._limit)  # (absolute time, level)
         super().__init__(factory, info)
 
     def _now(self) -> float:
-        return self.factory.clock.now()
+        return self._clock.now()
 
     def clear_states(self):
-        self._last_change = self._now()
-        self.states = [PinState(0.0, self._state)]
-        self.history = [(self._last_change, float(self._state))]
+        self._last_change = self._clock.now()
+        self.states = deque([PinState(0.0, self._state)], maxlen=self._limit)
+        self.history = deque([(self._last_change, float(self._state))], maxlen=self._limit)
 
     def _change_state(self, value):
         if self._state == value:
             return False
-        t = self._now()
+        t = self._clock.now()
         self._state = value
         self.states.append(PinState(t - self._last_change, value))
         self.history.append((t, float(value)))
         self._last_change = t
-        if self._function == "output":
+        if self.listeners and self._function == "output":
             for listener in list(self.listeners):
                 listener(self, value)
         return True
@@ -93,9 +100,13 @@ class SimPin(MockPWMPin):
 class SimFactory(MockFactory):
     """Mock pin factory on the one clock; every pin is a :class:`SimPin`."""
 
-    def __init__(self, clock: Clock, revision: str | None = None):
+    #: how many changes each pin remembers (None: all of them)
+    history_limit: int | None = 1000
+
+    def __init__(self, clock: Clock, revision: str | None = None, *, history_limit: int | None = 1000):
         super().__init__(revision=revision, pin_class=SimPin)
         self.clock = clock
+        self.history_limit = history_limit
 
     def ticks(self):
         return self.clock.now()

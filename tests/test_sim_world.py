@@ -204,4 +204,4 @@ def test_shutting_a_shut_lid_does_nothing(rig):
     before = list(rig.pin("lid").history)
     rig.world.close_lid()
     rig.wait(0.5)
-    assert rig.pin("lid").history == before
+    assert list(rig.pin("lid").history) == before
