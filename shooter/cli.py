@@ -10,6 +10,8 @@ from pathlib import Path
 
 from . import __version__
 from .errors import ConfigError
+from .protocol import PROTOCOL_VERSION
+from .table.args import EDITIONS, MAX_SEATS, MIN_SEATS, SCORINGS
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -27,7 +29,7 @@ Examples:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="uno-shooter", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"uno-shooter {__version__} (protocol 1)")
+    p.add_argument("--version", action="version", version=f"uno-shooter {__version__} (protocol {PROTOCOL_VERSION})")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="run the controller",
@@ -57,11 +59,12 @@ def _parser() -> argparse.ArgumentParser:
                                           "console protocol, on simulated hardware in virtual time. Prints one "
                                           "JSON line per game. Every card is accounted for at every step.")
     simulate.add_argument("--games", type=int, default=1, metavar="N")
-    simulate.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2..10")
+    simulate.add_argument("--players", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
+                          metavar=f"{MIN_SEATS}..{MAX_SEATS}")
     simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
-    simulate.add_argument("--scoring", choices=("winner", "lowest", "elimination"), default="winner")
+    simulate.add_argument("--scoring", choices=SCORINGS, default="winner")
     simulate.add_argument("--limit", type=int, default=500)
-    simulate.add_argument("--edition", choices=("2016", "2010"), default="2016")
+    simulate.add_argument("--edition", choices=EDITIONS, default="2016")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
 
     diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")

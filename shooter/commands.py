@@ -8,19 +8,19 @@ lists the usages from here, and the README's command table is checked against it
 from __future__ import annotations
 
 from .errors import CommandError
-from .protocol import Line, Spec, any_text, choice, integer, number, text_list
-
-SEAT = integer(1, 10)
+from .protocol import Line, Spec, any_text, integer, number, text_list
+from .table import args as table_args
+from .table.args import DEFAULT_LIMIT, DIRECTIONS, EDITIONS, SCORINGS, SEAT, choices
 
 COMMANDS: list[tuple[Spec, str]] = [
     (Spec(("help",), usage="help", summary="lists the commands"), "cmd_help"),
     (Spec(("version",), usage="version", summary="the software and protocol version"), "cmd_version"),
     (Spec(("status",), usage="status", summary="the whole state"), "cmd_status"),
-    (Spec(("game", "new"), required={"players": integer(2, 10)},
-          optional={"dealer": any_text, "edition": choice("2016", "2010"),
-                    "scoring": choice("winner", "lowest", "elimination"), "limit": integer(1, 100000)},
-          usage="game new players=N [dealer=S|random] [edition=2016|2010] "
-                "[scoring=winner|lowest|elimination] [limit=500]",
+    (Spec(("game", "new"), required={"players": table_args.PLAYERS},
+          optional={"dealer": any_text, "edition": table_args.EDITION,
+                    "scoring": table_args.SCORING, "limit": table_args.LIMIT},
+          usage=f"game new players=N [dealer=S|random] [edition={choices(EDITIONS)}] "
+                f"[scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}]",
           summary="starts a game; all totals 0; phase deal"), "cmd_game_new"),
     (Spec(("round", "start"), required={"first": any_text}, optional={"dealer": SEAT},
           usage="round start first=CARD [dealer=S]",
@@ -38,12 +38,12 @@ COMMANDS: list[tuple[Spec, str]] = [
           summary="S's last play is taken back, 2 presses at S, S's turn is over"), "cmd_penalty_wrong"),
     (Spec(("hand",), required={"seat": SEAT, "cards": text_list}, usage="hand seat=S cards=CARD,CARD,...",
           summary="in phase scoring: the cards left in S's hand"), "cmd_hand"),
-    (Spec(("score",), required={"seat": SEAT, "points": integer(0, 100000)}, usage="score seat=S points=P",
+    (Spec(("score",), required={"seat": SEAT, "points": table_args.POINTS}, usage="score seat=S points=P",
           summary="in phase scoring: the points of S's hand"), "cmd_score"),
     (Spec(("undo",), usage="undo", summary="takes back the last play, uno, catch, penalty, hand, score "
                                            "or round start"), "cmd_undo"),
-    (Spec(("set",), optional={"current": SEAT, "direction": choice("cw", "ccw")},
-          usage="set [current=S] [direction=cw|ccw]", summary="corrects the controller"), "cmd_set"),
+    (Spec(("set",), optional={"current": SEAT, "direction": table_args.DIRECTION},
+          usage=f"set [current=S] [direction={choices(DIRECTIONS)}]", summary="corrects the controller"), "cmd_set"),
     (Spec(("aim",), required={"seat": SEAT}, usage="aim seat=S",
           summary="turns the shooter to S without shooting"), "cmd_aim"),
     (Spec(("magazine",), required={"cards": integer(0, 500)}, usage="magazine cards=N",

@@ -182,13 +182,13 @@ class Controller:
         events = getattr(self.table, method)(*args, **kwargs)
         self._after_game_change(events)
 
-    def cmd_game_new(self, players, dealer=None, edition="2016", scoring="winner", limit=500):
+    def cmd_game_new(self, players, dealer=None, **options):
         if dealer is not None and dealer != "random":
             try:
                 dealer = int(dealer)
             except ValueError:
                 raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
-        self._game("new_game", players, dealer=dealer, edition=edition, scoring=scoring, limit=limit)
+        self._game("new_game", players, dealer=dealer, **options)
 
     def cmd_round_start(self, first, dealer=None):
         self._game("start_round", first, dealer=dealer)

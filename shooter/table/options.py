@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from .args import MAX_SEATS
 from .cards import CARDS
 
 DEALER_ROTATIONS = ("clockwise", "winner")
@@ -63,7 +64,7 @@ class RuleOptions:
         checks = {
             "dealer_rotation": self.dealer_rotation in DEALER_ROTATIONS,
             "default_dealer": self.default_dealer == "random"
-            or (type(self.default_dealer) is int and 1 <= self.default_dealer <= 10),
+            or (type(self.default_dealer) is int and 1 <= self.default_dealer <= MAX_SEATS),
             "blank_as": self.blank_as in BLANK_AS,
             "first_extreme_hit": self.first_extreme_hit in FIRST_EXTREME_HIT,
             "last_hit_counts": isinstance(self.last_hit_counts, bool),

@@ -15,16 +15,12 @@ from dataclasses import dataclass, field
 
 from shooter.errors import StateFileError
 
-from .cards import CARDS, EDITIONS
+from .args import DIRECTIONS, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS
+from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
 
-MAX_SEATS = 10  # S-SEATS: 2 to 10 players
-MIN_SEATS = 2
-MAX_LIMIT = 100_000
 MAX_TOTAL = 10_000_000
-SCORINGS = ("winner", "lowest", "elimination")  # see scoring.py
-DIRECTIONS = ("cw", "ccw")
 GAME_PHASES = ("deal", "play", "scoring", "over")
-PENALTY_REASONS = ("uno", "advice", "wrong-card")
+PENALTY_REASONS = tuple(PENALTY_PRESSES)
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
@@ -219,7 +215,7 @@ class _Loader:
             entries.append(
                 Owed(
                     seat=sub.whole(item, "seat", 1, players),
-                    presses=sub.whole(item, "presses", 1, 4),
+                    presses=sub.whole(item, "presses", 1, MAX_OWED_PRESSES),
                     reason=sub.choice(item, "reason", REASONS),
                     by=sub.whole(item, "by", 1, players),
                 )

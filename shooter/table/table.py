@@ -21,13 +21,14 @@ import random
 
 from shooter.errors import CommandError
 
-from .cards import EDITIONS, deck_points, hand_points, parse_card
+from .args import DEFAULT_LIMIT, DIRECTION, EDITION, LIMIT, PENALTY, PLAYERS, SCORING, whole
+from .cards import deck_points, hand_points, parse_card
 from .machine import build_machine
 from .options import RuleOptions
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
 from .scoring import ScoringRules, reporters
-from .state import DIRECTIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, GameState, load_snapshot, snapshot
+from .state import GameState, load_snapshot, snapshot
 from .turns import TurnRules
 
 
@@ -44,12 +45,12 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         self.machine = build_machine(self, "none")
 
     # --- commands ---------------------------------------------------------------
-    def new_game(self, players, dealer=None, edition="2016", scoring="winner", limit=500) -> list[dict]:
+    def new_game(self, players, dealer=None, edition="2016", scoring="winner", limit=DEFAULT_LIMIT) -> list[dict]:
         """`game new`: a new game at the table; totals 0, phase deal."""
-        players = _whole(players, "players", MIN_SEATS, MAX_SEATS)
-        edition = _word(edition, "edition", EDITIONS)
-        scoring = _word(scoring, "scoring", SCORINGS)
-        limit = _whole(limit, "limit", 1, MAX_LIMIT)
+        players = PLAYERS("players", players)
+        edition = EDITION("edition", edition)
+        scoring = SCORING("scoring", scoring)
+        limit = LIMIT("limit", limit)
         if dealer is None:
             dealer = self.options.default_dealer
             if dealer != "random" and dealer > players:
@@ -58,16 +59,16 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         if isinstance(dealer, str) and dealer.strip().lower() == "random":
             dealer = self.rng.randint(1, players)  # G-DEALER: "Wie begint?" by lot, from the injected rng
         else:
-            dealer = _whole(dealer, "dealer", 1, players)
+            dealer = whole(1, players)("dealer", dealer)
         game = GameState(players=players, edition=edition, scoring=scoring, limit=limit, dealer=dealer)
-        return self._run(None, self.begin_game, forget="game", game=game)
+        return self._run(None, "begin_game", forget="game", game=game)
 
     def start_round(self, first, dealer=None) -> list[dict]:
         """`round start first=CARD [dealer=S]`: the dealer turned up CARD (F-*)."""
         g = self._need("begin_round", "start a round")
         card, _ = parse_card(first, g.edition)
         dealer = g.dealer if dealer is None else self._seat(dealer, "dealer")
-        return self._run("round start", self.begin_round, first=card, dealer=dealer, announce=True)
+        return self._run("round start", "begin_round", first=card, dealer=dealer, announce=True)
 
     def play(self, card, seat=None, target=None, last=False) -> list[dict]:
         """`play CARD [seat=S] [target=T] [last]`: the current player played CARD."""
@@ -84,7 +85,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             raise CommandError("presses-owed",
                                f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         self._check_target(card, target)
-        return self._run("play", self.play_card, card=card, target=target, last=last,
+        return self._run("play", "play_card", card=card, target=target, last=last,
                          announce=True, finish=self.end_round)
 
     def press(self) -> list[dict]:
@@ -92,7 +93,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if self.game is None or "serve_press" not in self.machine.get_triggers(self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return self._run(None, self.serve_press, finish=self.end_round, forget="press")
+        return self._run(None, "serve_press", finish=self.end_round, forget="press")
 
     def uno(self, seat) -> list[dict]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
@@ -101,7 +102,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         problem = self._uno_problem(seat)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("uno", self.call_uno, seat=seat)
+        return self._run("uno", "call_uno", seat=seat)
 
     def catch(self, seat) -> list[dict]:
         """`catch seat=S`: S was caught not calling Uno: 2 presses at S."""
@@ -110,22 +111,22 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         problem = self._catch_problem(seat)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("catch", self.catch_uno, seat=seat, announce=True)
+        return self._run("catch", "catch_uno", seat=seat, announce=True)
 
     def penalty(self, kind, seat) -> list[dict]:
         """`penalty advice|wrong-card seat=S`: 4 presses, or the last play taken back and 2 presses."""
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
-        kind = _word(kind, "penalty", ("advice", "wrong-card"))
+        kind = PENALTY("penalty", kind)
         if kind == "advice":
             self._need("give_advice_penalty", "give an advice penalty")
-            return self._run("penalty", self.give_advice_penalty, seat=self._seat(seat, "seat"), announce=True)
+            return self._run("penalty", "give_advice_penalty", seat=self._seat(seat, "seat"), announce=True)
         self._need("take_back_wrong_card", "take back a wrong card")
         seat = self._seat(seat, "seat")
         problem = self._wrong_card_problem(seat)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("penalty", self.take_back_wrong_card, seat=seat, announce=True)
+        return self._run("penalty", "take_back_wrong_card", seat=seat, announce=True)
 
     def hand(self, seat, cards) -> list[dict]:
         """`hand seat=S cards=...`: the cards left in S's hand; the table counts the points."""
@@ -141,7 +142,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         """`score seat=S points=P`: the points of S's hand, counted by the players."""
         g = self._need("report_hand", "report a score")
         seat = self._reporter(seat)
-        return self._report(seat, _whole(points, "points", 0, deck_points(g.edition)), "score")
+        return self._report(seat, whole(0, deck_points(g.edition))("points", points), "score")
 
     def undo(self) -> list[dict]:
         """Take back the last undoable command (see the module docstring)."""
@@ -164,8 +165,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         if current is None and direction is None:
             raise CommandError("bad-argument", "set needs current= or direction=.")
         current = None if current is None else self._seat(current, "current")
-        direction = None if direction is None else _word(direction, "direction", DIRECTIONS)
-        return self._run("set", self.correct, current=current, direction=direction, announce=True)
+        direction = None if direction is None else DIRECTION("direction", direction)
+        return self._run("set", "correct", current=current, direction=direction, announce=True)
 
     # --- queries ----------------------------------------------------------------
     def press_owner(self) -> tuple[int | None, str]:
@@ -223,17 +224,20 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         self.game, phase = load_snapshot(data)
         self.machine.set_state(phase, model=self)
 
-    def _run(self, command, trigger, announce=False, finish=None, forget=None, **kwargs) -> list[dict]:
-        """Fire a trigger after validation; all or nothing.
+    def _run(self, command, trigger: str, announce=False, finish=None, forget=None, **kwargs) -> list[dict]:
+        """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
-        ("press" or "game") clears the undo history instead.
+        ("press" or "game") clears the undo history instead. After the trigger
+        the rule windows move as its rule says (``_move_windows``, the one place).
         """
         before = self._snapshot()
+        seen = self._windows_seen()
         old_head = self.game.head.public() if self.game and self.game.head else None
         self._events = []
         try:
-            trigger(**kwargs)
+            self.trigger(trigger, **kwargs)
+            self._move_windows(trigger, seen, before, last=kwargs.get("last", False))
             if announce:
                 self._announce(old_head)
             if finish:
@@ -259,7 +263,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return self.game
 
     def _seat(self, value, name: str, in_game: bool = True) -> int:
-        seat = _whole(value, name, 1, self.game.players)
+        seat = whole(1, self.game.players)(name, value)
         if in_game and seat in self.game.out:
             raise CommandError("bad-argument", f"Seat {seat} is out of the game.")
         return seat
@@ -283,22 +287,5 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return seat
 
     def _report(self, seat: int, points: int, command: str = "hand") -> list[dict]:
-        return self._run(command, self.report_hand, seat=seat, points=points, finish=self.settle)
+        return self._run(command, "report_hand", seat=seat, points=points, finish=self.settle)
 
-
-def _whole(value, name: str, lo: int, hi: int) -> int:
-    """A whole number from lo to hi, given as an int or as typed digits."""
-    number = value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal() and len(value.strip()) < 10:
-        number = int(value.strip())
-    if type(number) is not int or not lo <= number <= hi:
-        raise CommandError("bad-argument", f"{name} must be a whole number from {lo} to {hi}, not {value!r}.")
-    return number
-
-
-def _word(value, name: str, options) -> str:
-    """One of `options`, case-insensitive (ints accepted for editions)."""
-    word = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-    if word not in options:
-        raise CommandError("bad-argument", f"{name} must be one of {', '.join(options)}, not {value!r}.")
-    return word
