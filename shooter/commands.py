@@ -10,7 +10,8 @@ from __future__ import annotations
 from .errors import CommandError
 from .protocol import Line, Spec, any_text, integer, number, text_list
 from .table import args as table_args
-from .table.args import DEFAULT_LIMIT, DIRECTIONS, EDITIONS, SCORINGS, SEAT, choices
+from .table.args import (CHALLENGE_RESULTS, DEFAULT_LIMIT, DIRECTIONS, EDITIONS, MAX_GIVE, SCORINGS, SEAT, SIDES,
+                         START_RULES, VARIANTS, choices)
 
 COMMANDS: list[tuple[Spec, str]] = [
     (Spec(("help",), usage="help", summary="lists the commands"), "cmd_help"),
@@ -18,13 +19,28 @@ COMMANDS: list[tuple[Spec, str]] = [
     (Spec(("status",), usage="status", summary="the whole state"), "cmd_status"),
     (Spec(("game", "new"), required={"players": table_args.PLAYERS},
           optional={"dealer": any_text, "edition": table_args.EDITION,
-                    "scoring": table_args.SCORING, "limit": table_args.LIMIT},
-          usage=f"game new players=N [dealer=S|random] [edition={choices(EDITIONS)}] "
-                f"[scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}]",
+                    "scoring": table_args.SCORING, "limit": table_args.LIMIT,
+                    "variant": table_args.VARIANT, "start": table_args.START},
+          usage=f"game new players=N [dealer=S|random] [variant={choices(VARIANTS)}] [edition={choices(EDITIONS)}] "
+                f"[start={choices(START_RULES)}] [scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}]",
           summary="starts a game; all totals 0; phase deal"), "cmd_game_new"),
-    (Spec(("round", "start"), required={"first": any_text}, optional={"dealer": SEAT},
-          usage="round start first=CARD [dealer=S]",
-          summary="the dealer turned up CARD; the first-card rules apply; phase play"), "cmd_round_start"),
+    (Spec(("round", "start"), optional={"first": any_text, "dealer": SEAT, "cards": table_args.DECK_CARDS},
+          usage="round start first=CARD [dealer=S] | round start [dealer=S] [cards=N]",
+          summary="extreme: the dealer turned up CARD; the first-card rules apply; phase play. "
+                  "Exact variants: the shuffled deck of N cards (112) is loaded and dealt"), "cmd_round_start"),
+    (Spec(("first",), args=1, usage="first CARD",
+          summary="classic, flip: the card the dealer turned up; a void card gets one more"), "cmd_first"),
+    (Spec(("draw",), optional={"seat": SEAT}, usage="draw [seat=S]",
+          summary="exact variants: the current player's 1-card draw"), "cmd_draw"),
+    (Spec(("pass",), optional={"seat": SEAT}, usage="pass [seat=S]",
+          summary="exact variants: after a draw, the turn ends"), "cmd_pass"),
+    (Spec(("challenge",), required={"seat": SEAT, "result": table_args.CHALLENGE_RESULT},
+          usage=f"challenge seat=S result={choices(CHALLENGE_RESULTS)}",
+          summary="classic, flip: S challenged the wild draw card played on it"), "cmd_challenge"),
+    (Spec(("colour-found",), optional={"seat": SEAT}, usage="colour-found [seat=S]",
+          summary="flip: the draw-until-the-colour at the head ends"), "cmd_colour_found"),
+    (Spec(("give",), required={"seat": SEAT, "cards": table_args.GIVE_CARDS}, usage="give seat=S cards=N",
+          summary=f"exact variants: N (1..{MAX_GIVE}) cards owed to S, like a penalty"), "cmd_give"),
     (Spec(("play",), args=1, optional={"seat": SEAT, "target": SEAT}, flags=("last",),
           usage="play CARD [seat=S] [target=T] [last]",
           summary="the current player played CARD"), "cmd_play"),
@@ -42,8 +58,9 @@ COMMANDS: list[tuple[Spec, str]] = [
           summary="in phase scoring: the points of S's hand"), "cmd_score"),
     (Spec(("undo",), usage="undo", summary="takes back the last play, uno, catch, penalty, hand, score "
                                            "or round start"), "cmd_undo"),
-    (Spec(("set",), optional={"current": SEAT, "direction": table_args.DIRECTION},
-          usage=f"set [current=S] [direction={choices(DIRECTIONS)}]", summary="corrects the controller"), "cmd_set"),
+    (Spec(("set",), optional={"current": SEAT, "direction": table_args.DIRECTION, "side": table_args.SIDE,
+                              "seat": SEAT, "hand": table_args.HAND_COUNT},
+          usage=f"set [current=S] [direction={choices(DIRECTIONS)}] [side={choices(SIDES)}] [seat=S hand=N]", summary="corrects the controller"), "cmd_set"),
     (Spec(("aim",), required={"seat": SEAT}, usage="aim seat=S",
           summary="turns the shooter to S without shooting"), "cmd_aim"),
     (Spec(("magazine",), required={"cards": integer(0, 500)}, usage="magazine cards=N",

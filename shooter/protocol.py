@@ -21,6 +21,8 @@ ERROR_CODES = (
     "too-late", "cannot-undo", "lid-open", "jammed", "busy", "line-too-long", "not-simulated",
     # additions of this implementation
     "empty", "fault", "internal",
+    # the exact variants (classic, all-wild, flip)
+    "no-exit-sensor", "already-drawn", "must-draw",
 )
 
 

@@ -27,6 +27,11 @@ SCORINGS = ("winner", "lowest", "elimination")  # see scoring.py
 EDITIONS = ("2016", "2010")  # Uno Extreme's decks (cards.py)
 DIRECTIONS = ("cw", "ccw")
 PENALTY_KINDS = ("advice", "wrong-card")
+VARIANTS = ("extreme", "classic", "all-wild", "flip")  # editions.py: extreme and the exact variants
+START_RULES = ("redraw", "apply")  # classic's first card
+SIDES = ("light", "dark")  # flip
+CHALLENGE_RESULTS = ("upheld", "rejected")
+MAX_GIVE = 20
 
 Check = Callable[[str, object], object]
 
@@ -71,3 +76,10 @@ EDITION = word(*EDITIONS)
 SCORING = word(*SCORINGS)
 DIRECTION = word(*DIRECTIONS)
 PENALTY = word(*PENALTY_KINDS)
+VARIANT = word(*VARIANTS)
+START = word(*START_RULES)
+SIDE = word(*SIDES)
+CHALLENGE_RESULT = word(*CHALLENGE_RESULTS)
+GIVE_CARDS = whole(1, MAX_GIVE)
+HAND_COUNT = whole(0, 500)
+DECK_CARDS = whole(1, 500)

@@ -41,6 +41,8 @@ DEALER_ROTATIONS = ("clockwise", "winner")
 BLANK_AS = tuple(name for name in CARDS if name != "blank")
 FIRST_EXTREME_HIT = ("wild", "hit2")
 PENALTY_QUEUE = ("front", "back")
+CLASSIC_FIRST_CARD = ("redraw", "apply")
+TWO_PLAYER_REVERSE = ("skip", "reverse")
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,9 @@ class RuleOptions:
     first_extreme_hit: str = "wild"
     last_hit_counts: bool = True
     penalty_queue: str = "front"
+    classic_first_card: str = "redraw"
+    two_player_reverse: str = "skip"
+    uno_penalty: int = 2
 
     def __post_init__(self):
         problem = self.problem()
@@ -69,6 +74,9 @@ class RuleOptions:
             "first_extreme_hit": self.first_extreme_hit in FIRST_EXTREME_HIT,
             "last_hit_counts": isinstance(self.last_hit_counts, bool),
             "penalty_queue": self.penalty_queue in PENALTY_QUEUE,
+            "classic_first_card": self.classic_first_card in CLASSIC_FIRST_CARD,
+            "two_player_reverse": self.two_player_reverse in TWO_PLAYER_REVERSE,
+            "uno_penalty": type(self.uno_penalty) is int and 2 <= self.uno_penalty <= 4,
         }
         for name, ok in checks.items():
             if not ok:

@@ -46,7 +46,8 @@ class PenaltyRules:
         if g is None:
             return None
         head = g.head
-        return g.current, (None if head is None else (head.reason, head.by)), g.uno_ahead
+        hands = None if g.hands is None else dict(g.hands)
+        return g.current, (None if head is None else (head.reason, head.by, head.seat)), g.uno_ahead, hands
 
     def _move_windows(self, trigger: str, seen: tuple | None, before: dict | None, last: bool = False):
         """Open and close the Uno window, the Uno-ahead call and the wrong-card window as the
@@ -54,7 +55,11 @@ class PenaltyRules:
         g = self.game
         if g is None or seen is None:
             return  # a new game starts with every window closed
-        player, head, ahead = seen
+        player, head, ahead, hands = seen
+        if g.exact:
+            g.last_play = None  # D-PEN: no wrong-card penalty in the exact variants
+            self._move_exact_windows(trigger, hands, player if head is None else head[2])
+            return
         if trigger == "play_card":
             g.last_play = {"seat": player, "before": {**before, "last_play": None}}  # one level only
             # the window opens for the card's player (not for a last card: nothing left to call for),

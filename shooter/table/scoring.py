@@ -80,8 +80,10 @@ SCORING = {"winner": _winner_scores, "lowest": _lowest_wins, "elimination": _eli
 class ScoringRules:
     """Reports, settlement and the next deal (mixin of Table)."""
 
-    def _record_report(self, seat: int, points: int):
+    def _record_report(self, seat: int, points: int, count: int | None = None):
         self.game.reports[seat] = points  # a second report for a seat replaces the first
+        if count is not None and self.game.hands is not None:
+            self.game.hands[seat] = count  # D-HANDS: the reported hand is the truth
 
     def _all_reported(self) -> bool:
         return set(self.game.reports) >= set(reporters(self.game))

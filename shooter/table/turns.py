@@ -69,6 +69,9 @@ class TurnRules:
         head = self.game.head
         if head is None:
             self._announce_turn()
+        elif head.public() != old_head and head.exact:
+            if head.reason not in ("deal", "first"):  # the dealer's own shots send no `owed`
+                self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
         elif head.public() != old_head:
             self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
 
