@@ -23,7 +23,7 @@ from .state import PENALTY_REASONS, Owed
 HAND_SIZE = 7
 # entries the shooter serves without a press (the dealer's own shots)
 DEALT = ("deal", "first")
-CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (CL-CHAL: 4 -> 6; FL-CHAL: 2 -> 4, colour + 2)
+CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (4 -> 6; 2 -> 4; colour + 2)
 
 
 class ExactRules:
@@ -47,7 +47,7 @@ class ExactRules:
     def _emit_hands(self, reason: str):
         self._emit("hands", hands={str(s): n for s, n in self.game.hands.items()}, reason=reason)
 
-    # --- D-SENSOR ---------------------------------------------------------------
+    # --- the exit sensor ---------------------------------------------------------
     # D-SENSOR: the exact variants need the exit sensor to count cards; `game new`
     # refuses them without it (Table.new_game asks _sensor_problem).
     @staticmethod
@@ -79,15 +79,23 @@ class ExactRules:
         g.current = g.next_seat(dealer) if g.variant == "all-wild" else None
 
     def _first_stands(self, card: str) -> bool:
-        # D-FIRST: the variant decides whether the up card stands.
+        # D-FIRST: the variant decides whether the up card stands; a standing card is carried out
+        # by _apply_first.
+        # CL-FIRST: `start=redraw` voids any non-number (black cards too: nobody may pick a colour);
+        # `start=apply` lets every card stand: a first draw card makes the dealer's left owe its
+        # cards (`start`, no challenge) and skips it; a skip skips it; a reverse lets the dealer
+        # start, counter-clockwise; black cards without a draw are ordinary.
+        # FL-FIRST: the first card (light) is carried out as classic's `apply` does, except a
+        # Wild Draw Two, which goes back to the deck (void), and a flip: side dark, ordinary (the
+        # dark face does nothing); a skip means the second seat left of the dealer starts.
+        # Two players: the dealer starts after a first skip, draw card or reverse.
         g = self.game
         if g.variant == "flip":
-            return card != "wild-draw-two"  # FL-FIRST: a first Wild Draw Two goes back to the deck
-        # CL-FIRST: `redraw` voids any non-number (black cards too); `apply` lets every card stand
+            return card != "wild-draw-two"
         return g.start == "apply" or card == "number"
 
     def _void_first(self, card: str):
-        # D-FIRST: a void card gets one more card to the dealer (shot without a press)
+        # a void card gets one more card to the dealer (shot without a press)
         g = self.game
         g.first = card
         self._owe_cards(g.dealer, 1, "first")
@@ -95,51 +103,27 @@ class ExactRules:
     def _apply_first(self, card: str):
         g = self.game
         g.first = card
-        dealer = g.dealer
-        left = g.next_seat(dealer)
+        left = g.next_seat(g.dealer)
         g.current = left
-        effect = self._card(card).effect
-        if g.variant == "flip":
-            self._flip_first(card, effect, left)
-        else:
-            self._classic_first(card, effect, left)
-
-    def _classic_first(self, card: str, effect: str, left: int):
-        # CL-FIRST (start=apply): a draw card: the dealer's left owes its cards (`start`) and is
-        # skipped; a skip: it is skipped; a reverse: the dealer starts, counter-clockwise; black
-        # cards without a draw: ordinary. Two players: the dealer starts after each of these.
-        g = self.game
-        if effect in (DRAW, WILD_DRAW):
-            self._owe_cards(left, self._card(card).cards, "start")
+        row = self._card(card)
+        if row.effect in (DRAW, WILD_DRAW):
+            self._owe_cards(left, row.cards, "start")
             g.current = g.next_seat(left)
-        elif effect == SKIP:
+        elif row.effect == SKIP:
             g.current = g.next_seat(left)
-        elif effect == REVERSE:
+        elif row.effect == REVERSE:
             g.direction, g.current = "ccw", g.dealer
-
-    def _flip_first(self, card: str, effect: str, left: int):
-        # FL-FIRST: draw-one: the dealer's left owes 1 (`start`), is skipped; skip: the second
-        # seat left of the dealer starts; reverse: the dealer starts, counter-clockwise; flip:
-        # side dark, ordinary (the dark face does nothing); wild, numbers: ordinary.
-        g = self.game
-        if effect == DRAW:
-            self._owe_cards(left, self._card(card).cards, "start")
-            g.current = g.next_seat(left)
-        elif effect == SKIP:
-            g.current = g.next_seat(left)
-        elif effect == REVERSE:
-            g.direction, g.current = "ccw", g.dealer
-        elif effect == FLIP:
+        elif row.effect == FLIP:
             g.side = "dark"
             self._emit("side", side=g.side)
 
     # --- presses, draws, passes ---------------------------------------------------
     def _exact_due(self) -> tuple[int, str, int] | None:
-        """What a press serves now: (seat, reason, cards), or None (the draw, see D-DRAW)."""
+        """What a press serves now: (seat, reason, cards), or None (the draw)."""
         head = self.game.head
         if head is None:
             return None
-        # D-SERVE: the head in full, or 1 card of an open-ended Draw Colour entry
+        # the head in full, or 1 card of an open-ended Draw Colour entry
         return head.seat, head.reason, 1 if head.cards is None else head.cards
 
     def _apply_exact_press(self):
@@ -153,7 +137,7 @@ class ExactRules:
             g.challenge = None  # the victim pressed for its cards: too late to challenge
 
     def _apply_pass(self):
-        # D-DRAW: after a draw the player may pass; the turn ends.
+        # after a draw the player may pass; the turn ends
         g = self.game
         g.drawn = None
         g.current = g.next_seat(g.current)
@@ -169,18 +153,19 @@ class ExactRules:
         head.served += got
         if head.cards is not None:
             head.cards -= got
-        g.hands[head.seat] += got  # D-HANDS: + cards counted to it
+        if head.reason != "first":  # the first card goes to the pile, not into the dealer's hand
+            g.hands[head.seat] += got  # D-HANDS: + cards counted to it
         if head.cards == 0:
             g.queue.pop(0)
             if head.reason == "deal" and not any(o.reason == "deal" for o in g.queue):
                 self._emit("deal", dealer=g.dealer, hand=HAND_SIZE, hands={str(s): n for s, n in g.hands.items()})
-            if head.reason != "draw":  # D-DRAW: a draw sends no `turn` event
+            if head.reason != "draw":  # a draw sends no `turn` event
                 self._announce(None)
         elif head.cards is not None and head.reason not in DEALT:
             self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
 
     def _apply_colour_found(self):
-        # FL-WDC: the open-ended entry ends when the colour came out
+        # the open-ended Draw Colour entry ends when the colour came out
         self.game.queue.pop(0)
         self._announce(None)
 
@@ -193,7 +178,7 @@ class ExactRules:
         g = self.game
         player = g.current
         row = self._card(card)
-        g.hands[player] -= 1  # D-HANDS: -1 per play
+        g.hands[player] -= 1  # -1 per play
         g.drawn = None
         if g.hands[player] == 0:
             g.going_out = player  # D-LAST: the round ends once nothing is owed
@@ -212,7 +197,7 @@ class ExactRules:
         self.game.current = self._after(player, 2)
 
     def _x_skip_two(self, player, card, row, target):
-        # AW-SKIP2: the next min(2, players - 1) lose the turn (no one skips himself);
+        # skip-two: the next min(2, players - 1) lose the turn (no one skips himself);
         # AW-2P: with two players Skip Two (and Reverse, two_player_reverse) act as Skip
         g = self.game
         g.current = self._after(player, 1 + min(2, len(g.in_game) - 1))
@@ -225,7 +210,7 @@ class ExactRules:
         g = self.game
         g.direction = "ccw" if g.direction == "cw" else "cw"
         # CL-2P: with two players a Reverse acts as a Skip (two_player_reverse; All Wild and Flip
-        # by decision, AW-2P below); a Skip, a draw card give the card's player the turn again
+        # by decision, see skip-two); a Skip, a draw card give the card's player the turn again
         if g.two_left and self.options.two_player_reverse == "skip":
             g.current = player
         else:
@@ -243,12 +228,12 @@ class ExactRules:
         g.current = self._after(victim)
 
     def _x_targeted(self, player, card, row, target):
-        # AW-TD2: the target takes 2 and keeps its turn; play goes on after the card's player
+        # targeted-draw-two: the target takes 2 and keeps its turn; play goes on after the card's player
         self._owe_cards(target, row.cards, card)
         self.game.current = self._after(player)
 
     def _x_swap(self, player, card, row, target):
-        # AW-SWAP: player and target swap hand counts; AW-LAST: a last forced swap wins, unswapped
+        # forced-swap: player and target swap hand counts; AW-LAST: a last forced swap wins, unswapped
         g = self.game
         if g.going_out != player:
             g.hands[player], g.hands[target] = g.hands[target], g.hands[player]
@@ -256,7 +241,7 @@ class ExactRules:
         g.current = self._after(player)
 
     def _x_shuffle(self, player, card, row, target):
-        # CL-SHUF: hands pooled and dealt one by one from the player's left, clockwise; then the
+        # wild-shuffle: hands pooled and dealt one by one from the player's left, clockwise; then the
         # next player. As last card: no redeal.
         g = self.game
         if g.going_out != player:
@@ -294,7 +279,7 @@ class ExactRules:
         else:
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
-    # --- D-UNO: the Uno windows with hand counts ------------------------------------
+    # --- the Uno windows with hand counts ------------------------------------
     def _move_exact_windows(self, trigger: str, hands_before: dict | None, press_seat: int | None):
         """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants."""
         # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any

@@ -57,7 +57,7 @@ class PenaltyRules:
             return  # a new game starts with every window closed
         player, head, ahead, hands = seen
         if g.exact:
-            g.last_play = None  # D-PEN: no wrong-card penalty in the exact variants
+            g.last_play = None  # no wrong-card penalty in the exact variants
             self._move_exact_windows(trigger, hands, player if head is None else head[2])
             return
         if trigger == "play_card":

@@ -83,7 +83,7 @@ class ScoringRules:
     def _record_report(self, seat: int, points: int, count: int | None = None):
         self.game.reports[seat] = points  # a second report for a seat replaces the first
         if count is not None and self.game.hands is not None:
-            self.game.hands[seat] = count  # D-HANDS: the reported hand is the truth
+            self.game.hands[seat] = count  # the reported hand is the truth
 
     def _all_reported(self) -> bool:
         return set(self.game.reports) >= set(reporters(self.game))

@@ -82,12 +82,12 @@ class GameState:
     first: str | None = None  # the card turned up at round start
     # --- the exact variants (editions.py, exact.py); extreme keeps the defaults ---
     variant: str = "extreme"
-    start: str | None = None  # classic's first-card rule (CL-FIRST)
+    start: str | None = None  # classic's first-card rule (`start=`)
     side: str | None = None  # flip: the side up
-    hands: dict[int, int] | None = None  # cards in each hand (D-HANDS)
-    drawn: int | None = None  # the current seat drew this turn (D-DRAW)
+    hands: dict[int, int] | None = None  # cards in each hand, as counted
+    drawn: int | None = None  # the current seat drew this turn
     challenge: dict | None = None  # {"seat": victim, "by": card's player, "card": CARD}
-    uno_windows: list[dict] = field(default_factory=list)  # D-UNO: [{"seat": S, "called": bool}]
+    uno_windows: list[dict] = field(default_factory=list)  # [{"seat": S, "called": bool}]
     uno_penalty: int = 2
     deck: int | None = None  # cards declared at round start (the magazine's count)
 

@@ -93,7 +93,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """`round start first=CARD [dealer=S]`: the dealer turned up CARD (F-*).
 
         Exact variants: `round start [dealer=S] [cards=N]`: the shuffled deck of N cards is loaded
-        and dealt (D-DEAL)."""
+        and dealt."""
         if self.game is not None and self.game.exact:
             return self._deal_round(first, dealer, cards)
         g = self._need("begin_round", "start a round")
@@ -137,12 +137,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def uno(self, seat) -> list[dict]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
         if self.game is not None and self.game.exact:
-            self._need("call_exact_uno", "call Uno")
-            seat = self._seat(seat, "seat")
-            problem = self._exact_uno_problem(seat)
-            if problem:
-                raise CommandError(*problem)
-            return self._run("uno", "call_exact_uno", seat=seat)
+            return self._exact_call("uno", "call_exact_uno", self._exact_uno_problem, seat)
         self._need("call_uno", "call Uno")
         seat = self._seat(seat, "seat")
         problem = self._uno_problem(seat)
@@ -153,12 +148,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def catch(self, seat) -> list[dict]:
         """`catch seat=S`: S was caught not calling Uno: 2 presses at S."""
         if self.game is not None and self.game.exact:
-            self._need("catch_exact_uno", "catch a player")
-            seat = self._seat(seat, "seat")
-            problem = self._exact_catch_problem(seat)
-            if problem:
-                raise CommandError(*problem)
-            return self._run("catch", "catch_exact_uno", seat=seat, announce=True)
+            return self._exact_call("catch", "catch_exact_uno", self._exact_catch_problem, seat)
         self._need("catch_uno", "catch a player")
         seat = self._seat(seat, "seat")
         problem = self._catch_problem(seat)
@@ -193,7 +183,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if not isinstance(cards, (list, tuple)):
             raise CommandError("bad-argument", "cards must be a list of card names.")
         if g.exact:
-            # D-HANDS: the reported cards are the truth; the tracked count is replaced
+            # the reported cards are the truth; the tracked count is replaced
             points = exact_hand_points(list(cards), g.variant, g.side)
             return self._report(seat, points, count=len(cards))
         return self._report(seat, hand_points(list(cards), g.edition))
@@ -244,7 +234,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._run(None, "deal_round", dealer=dealer, cards=cards, announce=True, forget="press")
 
     def first_card(self, card) -> list[dict]:
-        """`first CARD`: the card the dealer turned up (D-FIRST; classic and flip)."""
+        """`first CARD`: the card the dealer turned up (classic and flip)."""
         g = self._need_exact("turn_up", "report the first card")
         if g.variant == "all-wild":
             raise CommandError("bad-argument", "All Wild ignores its first card: there is nothing to report.")
@@ -277,7 +267,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                          finish=self.end_round)
 
     def _press_exact(self) -> list[dict]:
-        """A press in an exact variant: serves the head of the queue in full, or is the draw (D-DRAW).
+        """A press in an exact variant: serves the head of the queue in full, or is the draw.
 
         D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is
         loaded (`magazine cards=N`) a press serves the rest of the entry."""
@@ -290,7 +280,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._run(None, "serve_exact_press", forget="press")
 
     def draw(self, seat=None) -> list[dict]:
-        """`draw [seat=S]`: the current player's 1-card draw by console (D-DRAW)."""
+        """`draw [seat=S]`: the current player's 1-card draw by console."""
         g = self._need_exact("pass_turn", "draw")
         if seat is not None and self._seat(seat, "seat") != g.current:
             raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
@@ -298,7 +288,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._press_exact()
 
     def pass_turn(self, seat=None) -> list[dict]:
-        """`pass [seat=S]`: after a draw the turn ends (D-DRAW)."""
+        """`pass [seat=S]`: after a draw the turn ends."""
         g = self._need_exact("pass_turn", "pass")
         if seat is not None and self._seat(seat, "seat") != g.current:
             raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
@@ -308,7 +298,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._run("pass", "pass_turn", announce=True)
 
     def challenge(self, seat, result) -> list[dict]:
-        """`challenge seat=S result=upheld|rejected` (CL-CHAL, FL-CHAL)."""
+        """`challenge seat=S result=upheld|rejected`: the victim challenged a wild draw card."""
         g = self._need_exact("challenge_card", "challenge")
         if g.variant == "all-wild":
             raise CommandError("bad-argument", "All Wild has no challenge.")
@@ -319,12 +309,12 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if seat != g.challenge["seat"]:
             raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
         if result == "upheld" and g.going_out == g.challenge["by"]:
-            # D-LAST: a last wild draw card held no other card: it cannot have been illegal
+            # a last wild draw card held no other card: it cannot have been illegal
             raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
         return self._run("challenge", "challenge_card", seat=seat, result=result, announce=True)
 
     def colour_found(self, seat=None) -> list[dict]:
-        """`colour-found [seat=S]`: ends the open-ended Draw Colour entry at the head (FL-WDC)."""
+        """`colour-found [seat=S]`: ends the open-ended Draw Colour entry at the head."""
         g = self._need_exact("find_colour", "end a draw")
         head = g.head
         if head is None or head.cards is not None:
@@ -336,7 +326,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._run("colour-found", "find_colour", announce=False)
 
     def give(self, seat, cards) -> list[dict]:
-        """`give seat=S cards=N`: N cards owed to S, like a penalty (D-GIVE)."""
+        """`give seat=S cards=N`: N cards owed to S, like a penalty."""
         self._need_exact("give_cards", "give cards")
         seat = self._seat(seat, "seat")
         cards = GIVE_CARDS("cards", cards)
@@ -357,7 +347,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                          hand=hand, announce=self.phase == "play")
 
     def _apply_hand_count(self, current, direction, side, seat, hand):
-        # D-HANDS: `set seat=S hand=N` corrects one count (and opens no Uno window)
+        # `set seat=S hand=N` corrects one count (and opens no Uno window)
         g = self.game
         if current is not None:
             g.current = current
@@ -385,6 +375,15 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """Exact variants: the head is the dealer's own shot (deal, first card): no press needed."""
         head = self.game.head if self.game is not None and self.game.exact else None
         return head is not None and head.reason in ("deal", "first") and self.phase in ("first", "play")
+
+    def _exact_call(self, command: str, trigger: str, problem_of, seat) -> list[dict]:
+        """`uno` / `catch` in an exact variant: refused with the code the problem names."""
+        self._need(trigger, f"{command} a seat")
+        seat = self._seat(seat, "seat")
+        problem = problem_of(seat)
+        if problem:
+            raise CommandError(*problem)
+        return self._run(command, trigger, seat=seat, announce=True)
 
     def _need_exact(self, trigger: str, doing: str) -> GameState:
         g = self._need(trigger, doing)
