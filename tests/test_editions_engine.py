@@ -557,7 +557,7 @@ def test_AW_ANY_any_card_may_follow_any_card_and_wild_prefixes_are_optional():
 def test_AW_FIRST_the_first_card_is_ignored_and_the_dealers_left_starts():
     t = table("all-wild")
     assert t.phase == "play" and t.game.current == 2 and t.game.first is None
-    refused(lambda: t.first_card("wild"), "wrong-phase")
+    refused(lambda: t.first_card("wild"), "bad-argument")
 
 
 def test_AW_LAST_a_last_forced_swap_wins_and_nothing_is_swapped():

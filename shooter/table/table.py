@@ -235,9 +235,9 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def first_card(self, card) -> list[dict]:
         """`first CARD`: the card the dealer turned up (classic and flip)."""
-        g = self._need_exact("turn_up", "report the first card")
-        if g.variant == "all-wild":
+        if self.game is not None and self.game.variant == "all-wild":
             raise CommandError("bad-argument", "All Wild ignores its first card: there is nothing to report.")
+        g = self._need_exact("turn_up", "report the first card")
         self._nothing_owed_now()
         name, _ = parse_deck_card(card, g.variant, "light")
         stands = self._first_stands(name)
