@@ -148,6 +148,7 @@ def test_D_SERVE_a_lid_opened_mid_shot_leaves_the_rest_owed():
 def test_D_SERVE_a_long_entry_goes_on_in_several_bursts():
     p = play("classic", ["give seat=3 cards=12", "press"])
     assert [e["planned"] for e in p.events(-2, "shot")] == [7, 5] and p.hands["3"] == 19
+    assert p.all_events("fault") == []  # each burst within the motor's maximum on-time
 
 
 def test_D_REFILL_an_empty_magazine_refuses_presses_until_refilled():
@@ -456,3 +457,10 @@ def test_FL_SCORE_the_dark_side_counts_after_a_last_flip():
 def test_extreme_refuses_the_exact_commands(line):
     replies = [o for o in run_console(["game new players=3", "round start first=5", line]) if "reply" in o]
     assert replies[-1]["ok"] is False and replies[-1]["error"] in ("bad-argument", "wrong-phase")
+
+
+def test_D_SENSOR_a_saved_exact_game_is_kept_aside_at_the_next_start(tmp_path):
+    run_console(["game new players=3 variant=classic", "round start"], state_dir=tmp_path)
+    out = run_console(["status"], state_dir=tmp_path)
+    assert [o for o in out if "reply" in o][-1]["game"] is None
+    assert any(p.name != "state.json" for p in tmp_path.iterdir())

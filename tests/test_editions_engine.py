@@ -768,3 +768,19 @@ def test_extreme_games_have_no_hands_and_refuse_the_exact_commands():
     t.start_round(first="5")
     assert t.status()["hands"] is None
     refused(t.pass_turn, "bad-argument")
+
+
+def test_D_SENSOR_a_saved_exact_game_is_not_resumed():
+    from shooter.errors import StateFileError
+    t = table("classic")
+    with pytest.raises(StateFileError, match="not resumed"):
+        Table.from_dict(t.to_dict())
+
+
+def test_D_DRAW_pass_can_be_undone_but_a_draw_cannot():
+    t = table()
+    press(t)
+    refused(t.undo, "cannot-undo")
+    t.pass_turn()
+    t.undo()
+    assert t.game.current == 2 and t.game.drawn == 2
