@@ -11,7 +11,7 @@ from pathlib import Path
 from . import __version__
 from .errors import ConfigError
 from .protocol import PROTOCOL_VERSION
-from .table.args import EDITIONS, MAX_SEATS, MIN_SEATS, SCORINGS
+from .table.args import EDITIONS, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--scoring", choices=SCORINGS, default="winner")
     simulate.add_argument("--limit", type=int, default=500)
     simulate.add_argument("--edition", choices=EDITIONS, default="2016")
+    simulate.add_argument("--variant", choices=VARIANTS, default="extreme",
+                          help="the Uno played: extreme, or an exact variant (the shooter deals and counts)")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
 
     diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")
@@ -155,7 +157,7 @@ def _simulate(args) -> int:
         return 2
     start = time.perf_counter()
     for result in play_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
-                             limit=args.limit, edition=args.edition, config=config):
+                             limit=args.limit, edition=args.edition, config=config, variant=args.variant):
         print(json.dumps(result.__dict__), flush=True)
     print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
     return 0

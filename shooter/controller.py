@@ -195,7 +195,8 @@ class Controller:
         game = self.table.game
         if game is not None and game.exact:
             # D-DEAL: the shuffled deck is loaded: the shooter counts down from it
-            if self.world is not None:
+            if self.world is not None and len(self.world.launcher.magazine) != game.deck:
+                # the simulator's magazine holds the declared deck (bots load their own real cards)
                 self.world.launcher.unload()
                 self.world.launcher.take_out()
                 self.world.load(game.deck)

@@ -34,8 +34,13 @@ def deck_counts(edition: str) -> dict[str, int]:
 
 
 def play_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
-               edition: str = "2016", config: Config | None = None, **bot_options) -> list[GameResult]:
+               edition: str = "2016", config: Config | None = None, variant: str = "extreme",
+               **bot_options) -> list[GameResult]:
     """Play ``games`` whole games, each with its own seed (``seed``, ``seed + 1``, ...)."""
+    if variant != "extreme":  # the exact variants' bots (shooter/simulate_exact.py)
+        from .simulate_exact import play_exact_games
+        return play_exact_games(games, variant=variant, players=players, seed=seed, scoring=scoring, limit=limit,
+                                config=config, **bot_options)
     results = []
     base = config or parse_config({})
     for game_seed in range(seed, seed + games):

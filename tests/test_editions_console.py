@@ -410,6 +410,11 @@ def test_FL_WDC_one_card_per_press_until_colour_found():
     assert p.hands["3"] == 9 and p.game["owed"] is None and p.game["current"] == 4
 
 
+def test_FL_WDC_a_last_draw_colour_ends_the_round_at_colour_found():
+    p = play("flip", ["set side=dark seat=2 hand=1", "play wild-draw-colour last", "press", "colour-found"])
+    assert p.events(-2, "round-over") == [{"event": "round-over", "winner": 2}]
+
+
 def test_FL_WDC_colour_found_with_nothing_open_is_wrong_phase():
     p = play("flip", ["colour-found"])
     assert error(p) == "wrong-phase"

@@ -660,6 +660,15 @@ def test_FL_WDC_one_card_per_press_until_colour_found():
     assert not t.game.queue and t.game.current == 4
 
 
+def test_FL_WDC_a_last_draw_colour_ends_the_round_when_the_colour_is_found():
+    t = table("flip")
+    t.set(side="dark", seat=2, hand=1)
+    t.play("wild-draw-colour", last=True)
+    press(t)
+    t.colour_found()
+    assert t.phase == "scoring" and t.game.round_winner == 2
+
+
 def test_FL_WDC_colour_found_before_any_card_is_refused():
     t = table("flip")
     t.set(side="dark")

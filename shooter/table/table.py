@@ -323,7 +323,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
         if head.served == 0:
             raise CommandError("bad-argument", "No card has been shot for this draw yet.")
-        return self._run("colour-found", "find_colour", announce=False)
+        return self._run("colour-found", "find_colour", finish=self.end_round)
 
     def give(self, seat, cards) -> list[dict]:
         """`give seat=S cards=N`: N cards owed to S, like a penalty."""
