@@ -117,10 +117,14 @@ class ExactBotTable:
             raise BotError(f"{len(out) - self._taken} cards came out that no shot event counted")
 
     def _flip_physically(self, side: str) -> None:
-        """A flip: the discard pile is turned over (its bottom card now on top); hands turn in the players'
-        hands; the shooter's magazine stays as it is."""
+        """A flip: the discard pile is turned over (its bottom card now on top), hands turn in the players'
+        hands, and the draw pile too: the lid opened, the magazine's stack turned over, the lid closed."""
         self.side = side
         self.pile.reverse()
+        self.world.open_lid()
+        self.world.launcher.magazine.reverse()
+        self.world.close_lid()
+        self._send("sim wait seconds=1")
         top = self.face(self.pile[-1])
         self.colour = top.colour or self.rng.choice(self.colours)
 

@@ -256,7 +256,10 @@ class ExactRules:
         g.current = self._after(player)
 
     def _x_flip(self, player, card, row, target):
-        # FL-SIDE: the side changes; the magazine is left alone; the card now showing does nothing
+        # FL-SIDE: the side changes (`side` event): the table turns over the discard pile, every hand and
+        # the draw pile (the seed: "de aflegstapel, de trekstapel en alle handen"; for the shooter: lid
+        # open, the magazine's stack turned over, lid closed: the count stays). The card now showing does
+        # nothing.
         g = self.game
         g.side = "dark" if g.side == "light" else "light"
         self._emit("side", side=g.side)
