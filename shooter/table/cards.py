@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from shooter.errors import CommandError
 
-from .args import EDITIONS  # noqa: F401 (the editions these counts are for)
 
 # Effects on the turn (what the controller does with a played card).
 PLAIN = "plain"  # turn passes to the next seat

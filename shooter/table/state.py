@@ -17,7 +17,7 @@ from shooter.errors import StateFileError
 
 from .args import DIRECTIONS, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
-from .editions import ALL_WILD, CLASSIC, DECK_SIZE, FIRST_RULES, FLIP_DARK, FLIP_LIGHT, SIDES, VARIANTS
+from .editions import ALL_WILD, CLASSIC, FIRST_RULES, FLIP_DARK, FLIP_LIGHT, SIDES, VARIANTS
 
 MAX_TOTAL = 10_000_000
 GAME_PHASES = ("deal", "first", "play", "scoring", "over")
