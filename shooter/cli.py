@@ -10,6 +10,8 @@ from pathlib import Path
 
 from . import __version__
 from .errors import ConfigError
+from .protocol import PROTOCOL_VERSION
+from .table.args import EDITIONS, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -29,7 +31,7 @@ Examples:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="uno-shooter", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"uno-shooter {__version__} (protocol 1)")
+    p.add_argument("--version", action="version", version=f"uno-shooter {__version__} (protocol {PROTOCOL_VERSION})")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = sub.add_parser("run", help="run the controller",
@@ -64,11 +66,14 @@ def _parser() -> argparse.ArgumentParser:
                                           "cards per press, presses per round (--json: one JSON line per game). "
                                           "Every card is accounted for at every step.")
     simulate.add_argument("--games", type=int, default=1, metavar="N")
-    simulate.add_argument("--players", type=int, default=4, choices=range(2, 11), metavar="2..10")
+    simulate.add_argument("--players", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
+                          metavar=f"{MIN_SEATS}..{MAX_SEATS}")
     simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
-    simulate.add_argument("--scoring", choices=("winner", "lowest", "elimination"), default="winner")
+    simulate.add_argument("--scoring", choices=SCORINGS, default="winner")
     simulate.add_argument("--limit", type=int, default=500)
-    simulate.add_argument("--edition", choices=("2016", "2010"), default="2016")
+    simulate.add_argument("--edition", choices=EDITIONS, default="2016")
+    simulate.add_argument("--variant", choices=VARIANTS, default="extreme",
+                          help="the Uno played: extreme, or an exact variant (the shooter deals and counts)")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
     simulate.add_argument("--profile", metavar="NAME",
                           help="scheduler profile: original, uniform or one from [scheduler.profiles.NAME] of --config "
@@ -186,7 +191,8 @@ def _simulate(args) -> int:
         if (args.progress or sys.stderr.isatty()) and not args.json else None
     results = []
     for result in iter_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
-                             limit=args.limit, edition=args.edition, config=config):
+                             limit=args.limit, edition=args.edition, config=config,
+                             variant=args.variant):
         results.append(result)
         if args.json:
             print(json.dumps(result.json()), flush=True)

@@ -8,7 +8,11 @@ lists the usages from here, and the README's command table is checked against it
 from __future__ import annotations
 
 from .errors import CommandError
-from .protocol import Line, Spec, any_text, choice, integer, number, text_list
+from .protocol import Line, Spec, any_text, integer, number, text_list
+from .table import args as table_args
+from .table.args import (CHALLENGE_RESULTS, DEFAULT_LIMIT, DIRECTIONS, EDITIONS, MAX_GIVE, SCORINGS, SEAT, SIDES,
+                         START_RULES, VARIANTS, choices)
+
 
 
 def seat_names(key: str, text: str) -> list[str]:
@@ -18,21 +22,36 @@ def seat_names(key: str, text: str) -> list[str]:
         raise CommandError("bad-argument", f"{key}= must be up to 10 names of 1-16 characters, comma-separated")
     return names
 
-SEAT = integer(1, 10)
+
 
 COMMANDS: list[tuple[Spec, str]] = [
     (Spec(("help",), usage="help", summary="lists the commands"), "cmd_help"),
     (Spec(("version",), usage="version", summary="the software and protocol version"), "cmd_version"),
     (Spec(("status",), usage="status", summary="the whole state"), "cmd_status"),
-    (Spec(("game", "new"), required={"players": integer(2, 10)},
-          optional={"dealer": any_text, "edition": choice("2016", "2010"),
-                    "scoring": choice("winner", "lowest", "elimination"), "limit": integer(1, 100000)},
-          usage="game new players=N [dealer=S|random] [edition=2016|2010] "
-                "[scoring=winner|lowest|elimination] [limit=500]",
+    (Spec(("game", "new"), required={"players": table_args.PLAYERS},
+          optional={"dealer": any_text, "edition": table_args.EDITION,
+                    "scoring": table_args.SCORING, "limit": table_args.LIMIT,
+                    "variant": table_args.VARIANT, "start": table_args.START},
+          usage=f"game new players=N [dealer=S|random] [variant={choices(VARIANTS)}] [edition={choices(EDITIONS)}] "
+                f"[start={choices(START_RULES)}] [scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}]",
           summary="starts a game; all totals 0; phase deal"), "cmd_game_new"),
-    (Spec(("round", "start"), required={"first": any_text}, optional={"dealer": SEAT},
-          usage="round start first=CARD [dealer=S]",
-          summary="the dealer turned up CARD; the first-card rules apply; phase play"), "cmd_round_start"),
+    (Spec(("round", "start"), optional={"first": any_text, "dealer": SEAT, "cards": table_args.DECK_CARDS},
+          usage="round start first=CARD [dealer=S] | round start [dealer=S] [cards=N]",
+          summary="extreme: the dealer turned up CARD; the first-card rules apply; phase play. "
+                  "Exact variants: the shuffled deck of N cards (112) is loaded and dealt"), "cmd_round_start"),
+    (Spec(("first",), args=1, usage="first CARD",
+          summary="classic, flip: the card the dealer turned up; a void card gets one more"), "cmd_first"),
+    (Spec(("draw",), optional={"seat": SEAT}, usage="draw [seat=S]",
+          summary="exact variants: the current player's 1-card draw"), "cmd_draw"),
+    (Spec(("pass",), optional={"seat": SEAT}, usage="pass [seat=S]",
+          summary="exact variants: after a draw, the turn ends"), "cmd_pass"),
+    (Spec(("challenge",), required={"seat": SEAT, "result": table_args.CHALLENGE_RESULT},
+          usage=f"challenge seat=S result={choices(CHALLENGE_RESULTS)}",
+          summary="classic, flip: S challenged the wild draw card played on it"), "cmd_challenge"),
+    (Spec(("colour-found",), optional={"seat": SEAT}, usage="colour-found [seat=S]",
+          summary="flip: the draw-until-the-colour at the head ends"), "cmd_colour_found"),
+    (Spec(("give",), required={"seat": SEAT, "cards": table_args.GIVE_CARDS}, usage="give seat=S cards=N",
+          summary=f"exact variants: N (1..{MAX_GIVE}) cards owed to S, like a penalty"), "cmd_give"),
     (Spec(("play",), args=1, optional={"seat": SEAT, "target": SEAT}, flags=("last",),
           usage="play CARD [seat=S] [target=T] [last]",
           summary="the current player played CARD"), "cmd_play"),
@@ -46,12 +65,13 @@ COMMANDS: list[tuple[Spec, str]] = [
           summary="S's last play is taken back, 2 presses at S, S's turn is over"), "cmd_penalty_wrong"),
     (Spec(("hand",), required={"seat": SEAT, "cards": text_list}, usage="hand seat=S cards=CARD,CARD,...",
           summary="in phase scoring: the cards left in S's hand"), "cmd_hand"),
-    (Spec(("score",), required={"seat": SEAT, "points": integer(0, 100000)}, usage="score seat=S points=P",
+    (Spec(("score",), required={"seat": SEAT, "points": table_args.POINTS}, usage="score seat=S points=P",
           summary="in phase scoring: the points of S's hand"), "cmd_score"),
     (Spec(("undo",), usage="undo", summary="takes back the last play, uno, catch, penalty, hand, score "
                                            "or round start"), "cmd_undo"),
-    (Spec(("set",), optional={"current": SEAT, "direction": choice("cw", "ccw")},
-          usage="set [current=S] [direction=cw|ccw]", summary="corrects the controller"), "cmd_set"),
+    (Spec(("set",), optional={"current": SEAT, "direction": table_args.DIRECTION, "side": table_args.SIDE,
+                              "seat": SEAT, "hand": table_args.HAND_COUNT},
+          usage=f"set [current=S] [direction={choices(DIRECTIONS)}] [side={choices(SIDES)}] [seat=S hand=N]", summary="corrects the controller"), "cmd_set"),
     (Spec(("aim",), optional={"seat": SEAT, "angle": number(-360.0, 360.0)}, usage="aim seat=S|angle=A",
           summary="turns the shooter to S without shooting; angle=A: to the raw servo angle A in degrees "
                   "(bring-up, calibration)"), "cmd_aim"),

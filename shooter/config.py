@@ -19,6 +19,7 @@ from hal import (BeeperSettings, HardwareSettings, InputSettings, InvalidValueEr
 
 from .errors import ConfigError
 from .launcher import LauncherSettings
+from .table.args import MAX_SEATS, MIN_SEATS
 
 DEFAULT_PATH = Path("/etc/uno-shooter/config.toml")
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "pigpio", "native")
@@ -199,8 +200,8 @@ def parse_config(data: dict) -> Config:
     seat_angles = {}
     for players, angles in _table("servo.seat_angles", seat_angles_t).items():
         key = f"servo.seat_angles.{players}"
-        if not players.isdigit() or not 2 <= int(players) <= 10:
-            raise _err(key, "the key must be a number of players, 2..10")
+        if not players.isdigit() or not MIN_SEATS <= int(players) <= MAX_SEATS:
+            raise _err(key, f"the key must be a number of players, {MIN_SEATS}..{MAX_SEATS}")
         if not isinstance(angles, list) or len(angles) != int(players):
             raise _err(key, f"must be a list of {players} angles, one per seat")
         for i, a in enumerate(angles):
@@ -243,7 +244,8 @@ def parse_config(data: dict) -> Config:
 
     table_t = _table("table", data.get("table", {}))
     _only("table", table_t, {"default_seats"})
-    default_seats = _number("table.default_seats", table_t.get("default_seats", 4), 2, 10, integer=True)
+    default_seats = _number("table.default_seats", table_t.get("default_seats", 4), MIN_SEATS, MAX_SEATS,
+                            integer=True)
 
     console_t = dict(_table("console", data.get("console", {})))
     if "serial" in console_t:

@@ -195,16 +195,91 @@ class Controller:
         events = getattr(self.table, method)(*args, **kwargs)
         self._after_game_change(events)
 
-    def cmd_game_new(self, players, dealer=None, edition="2016", scoring="winner", limit=500):
+    def cmd_game_new(self, players, dealer=None, **options):
         if dealer is not None and dealer != "random":
             try:
                 dealer = int(dealer)
             except ValueError:
                 raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
-        self._game("new_game", players, dealer=dealer, edition=edition, scoring=scoring, limit=limit)
+        self._game("new_game", players, dealer=dealer, counting=self.hw.exit_sensor is not None, **options)
 
-    def cmd_round_start(self, first, dealer=None):
-        self._game("start_round", first, dealer=dealer)
+    def cmd_round_start(self, first=None, dealer=None, cards=None):
+        self._game("start_round", first, dealer=dealer, cards=cards)
+        game = self.table.game
+        if game is not None and game.exact:
+            # D-DEAL: the shuffled deck is loaded: the shooter counts down from it
+            if self.world is not None and len(self.world.launcher.magazine) != game.deck:
+                # the simulator's magazine holds the declared deck (bots load their own real cards)
+                self.world.launcher.unload()
+                self.world.launcher.take_out()
+                self.world.load(game.deck)
+            self.launcher.set_count(game.deck)
+            self._serve_dealt()
+
+    # ---- the exact variants (classic, all-wild, flip): the shooter as a counting dealer ----
+    def cmd_first(self, card):
+        self._game("first_card", card)
+        self._serve_dealt()
+
+    def cmd_draw(self, seat=None):
+        return self._exact_press("console", lambda: self.table.draw(seat))
+
+    def cmd_pass(self, seat=None):
+        self._game("pass_turn", seat)
+
+    def cmd_challenge(self, seat, result):
+        self._game("challenge", seat, result)
+
+    def cmd_colour_found(self, seat=None):
+        self._game("colour_found", seat)
+
+    def cmd_give(self, seat, cards):
+        self._game("give", seat, cards)
+
+    def _exact_shot(self) -> Shot | None:
+        due = self.table.due()
+        if due is None:
+            return None
+        seat, reason, cards = due
+        return Shot(seat=seat, reason=reason, planned=self.scheduler.exact(cards))
+
+    def _serve_dealt(self) -> None:
+        """Shoot the dealer's own entries (the deal, the first card) without a press."""
+        if self.table.dealt_next() and not self.launcher.queue and self.launcher.current is None:
+            self.launcher.enqueue(self._exact_shot())
+
+    def _exact_press(self, source: str, serve: Callable[[], list[dict]]) -> dict:
+        """A press (or `draw`) in an exact variant: the head of the owed queue in full, or the draw."""
+        refusal = self.launcher.refusal(owed=True)
+        if refusal is None and (self.launcher.queue or self.launcher.current is not None):
+            refusal = ("busy", "the shooter is still serving the last shot; press when it is done")
+        try:
+            if refusal is not None:
+                raise CommandError(*refusal)
+            events = serve()
+        except CommandError as error:
+            self.hw.beeper.play(beeps.PRESS_REFUSED)
+            self.emit("refused", source=source, error=error.code, message=error.message)
+            raise
+        shot = self._exact_shot()
+        self.hw.beeper.play(beeps.PRESS_ACCEPTED)
+        if source == "button":
+            self.emit("press", source=source, seat=shot.seat, reason=shot.reason)
+        self._after_game_change(events, shot)
+        return {"seat": shot.seat, "reason": shot.reason, "cards": self.table.due()[2]}
+
+    def _count_exact_shot(self, shot: Shot) -> None:
+        """The exit sensor counted a shot: the table credits it; an uninterrupted shot of a long
+        entry goes on with the next burst, the deal with the next seat."""
+        head = self.table.game.head
+        self._after_game_change(self.table.count_shot(shot.planned, shot.ejected))
+        head_now = self.table.game.head if self.table.game is not None else None
+        if shot.interrupted or self.launcher.queue or self.launcher.current is not None:
+            return
+        if self.table.dealt_next():
+            self._serve_dealt()
+        elif head_now is not None and head_now is head and head.cards and head.served:
+            self.launcher.enqueue(self._exact_shot())  # the rest of a long draw: the next burst
 
     def cmd_play(self, card, seat=None, target=None, last=False):
         self._game("play", card, seat=seat, target=target, last=last)
@@ -230,8 +305,8 @@ class Controller:
     def cmd_undo(self):
         self._game("undo")
 
-    def cmd_set(self, current=None, direction=None):
-        self._game("set", current=current, direction=direction)
+    def cmd_set(self, current=None, direction=None, side=None, seat=None, hand=None):
+        self._game("set", current=current, direction=direction, side=side, seat=seat, hand=hand)
 
     def cmd_aim(self, seat=None, angle=None):
         if (seat is None) == (angle is None):
@@ -305,6 +380,8 @@ class Controller:
     def press(self, source: str) -> dict:
         """Serve one press (T-PRESS, T-EXACT): the table says whose and why, the
         scheduler says what comes out, the launcher shoots it."""
+        if self.table.game is not None and self.table.game.exact:
+            return self._exact_press(source, self.table.press)
         seat, reason = self.table.press_owner()
         refusal = self.launcher.refusal(owed=reason != "draw")
         if refusal is not None:
@@ -327,6 +404,9 @@ class Controller:
         if shot.interrupted:
             fields["interrupted"] = shot.interrupted
         self.emit("shot", **fields)
+        if self.table.game is not None and self.table.game.exact:
+            self._count_exact_shot(shot)
+            return
         if shot.reason != "draw" and not self.launcher.queue and self.table.press_owner()[1] == "draw":
             self.hw.beeper.play(beeps.OWED_DONE)
 

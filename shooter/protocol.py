@@ -22,6 +22,8 @@ ERROR_CODES = (
     # additions of this implementation
     "empty", "fault", "internal",
     "not-paired", "rate-limited",   # the web console's
+    # the exact variants (classic, all-wild, flip)
+    "no-exit-sensor", "already-drawn", "must-draw",
 )
 
 

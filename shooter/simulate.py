@@ -47,8 +47,13 @@ def play_games(games: int, **options) -> list[GameResult]:
 
 
 def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
-               edition: str = "2016", config: Config | None = None, **bot_options):
+               edition: str = "2016", config: Config | None = None, variant: str = "extreme", **bot_options):
     """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
+    if variant != "extreme":  # the exact variants' bots (shooter/simulate_exact.py)
+        from .simulate_exact import play_exact_games
+        yield from play_exact_games(games, variant=variant, players=players, seed=seed, scoring=scoring,
+                                    limit=limit, config=config, **bot_options)
+        return
     base = config or parse_config({})
     for game_seed in range(seed, seed + games):
         config = replace(base, sim_cards=0)  # the bots load their own real cards

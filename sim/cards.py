@@ -49,3 +49,39 @@ def make_deck(counts: dict[str, int]) -> list[Card]:
             else:
                 deck.append(Card(face, COLOURS[i % 4]))
     return deck
+
+
+DARK_COLOURS = ("pink", "teal", "orange", "purple")  # Uno Flip's dark side
+
+
+def make_cards(faces: dict[str, int], numbers: dict[int, int], wilds, colours=COLOURS) -> list[Card]:
+    """A deck of one-sided cards: ``numbers`` {value: count} spread over the colours, ``faces`` {face: count},
+    coloured unless the face is in ``wilds``."""
+    deck = [Card("number", colours[i % 4], value=value) for value, count in numbers.items() for i in range(count)]
+    for face, count in faces.items():
+        deck += [Card(face) if face in wilds else Card(face, colours[i % 4]) for i in range(count)]
+    return deck
+
+
+@dataclass(eq=False)
+class FlipCard:
+    """One two-sided Uno Flip card: a light face and a dark face."""
+
+    light: Card
+    dark: Card
+    serial: int = field(default_factory=lambda: next(_serials))
+
+    def side(self, side: str) -> Card:
+        return self.light if side == "light" else self.dark
+
+    def __repr__(self):
+        return f"<flip {self.light!r}/{self.dark!r}>"
+
+
+def make_flip_deck(light: list[Card], dark: list[Card], rng) -> list[FlipCard]:
+    """Two-sided cards: every light face gets a dark face on its back, paired at random by ``rng``."""
+    if len(light) != len(dark):
+        raise ValueError(f"the sides differ: {len(light)} light and {len(dark)} dark faces")
+    backs = list(dark)
+    rng.shuffle(backs)
+    return [FlipCard(front, back) for front, back in zip(light, backs)]

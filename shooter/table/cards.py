@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from shooter.errors import CommandError
 
-EDITIONS = ("2016", "2010")
 
 # Effects on the turn (what the controller does with a played card).
 PLAIN = "plain"  # turn passes to the next seat
@@ -58,6 +57,12 @@ CARDS: dict[str, Card] = {
         Card("blank", 3, 0, 50, PLAIN),  # a wild unless RuleOptions.blank_as says otherwise
     )
 }
+
+# P-*: presses a penalty owes (penalties.py carries them out).
+PENALTY_PRESSES = {"uno": 2, "advice": 4, "wrong-card": 2}
+
+# The most presses one owed entry can hold: a saved queue entry beyond this is corrupt.
+MAX_OWED_PRESSES = max([c.presses for c in CARDS.values()] + list(PENALTY_PRESSES.values()))
 
 COPIES_PER_NUMBER = CARDS["number"].count_2016 // 9  # 8: two of each value per colour
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from transitions import Machine
 
-STATES = ["none", "deal", "play", "scoring", "over"]
+STATES = ["none", "deal", "first", "play", "scoring", "over"]
 
 TRANSITIONS = [
     # game new: from anywhere; totals 0, first round waits for its deal.
@@ -33,6 +33,25 @@ TRANSITIONS = [
     # penalty wrong-card may take back a last card, so it also leads back from scoring.
     {"trigger": "take_back_wrong_card", "source": ["play", "scoring"], "dest": "play",
      "after": "_apply_wrong_card"},
+    # --- the exact variants (classic, all-wild, flip; exact.py) ---
+    # round start: the deal is owed; classic and flip wait for the first card, all-wild plays.
+    {"trigger": "deal_round", "source": "deal", "dest": "first", "conditions": "_turns_up_first",
+     "after": "_deal"},
+    {"trigger": "deal_round", "source": "deal", "dest": "play", "after": "_deal"},
+    # first CARD: the card stands (phase play), or is void and one more card is owed.
+    {"trigger": "turn_up", "source": "first", "dest": "play", "conditions": "_first_stands",
+     "after": "_apply_first"},
+    {"trigger": "turn_up", "source": "first", "dest": None, "after": "_void_first"},
+    {"trigger": "serve_exact_press", "source": ["first", "play"], "dest": None, "after": "_apply_exact_press"},
+    {"trigger": "count_shot", "source": ["first", "play"], "dest": None, "after": "_count_shot"},
+    {"trigger": "play_exact", "source": "play", "dest": None, "after": "_apply_exact_play"},
+    {"trigger": "pass_turn", "source": "play", "dest": None, "after": "_apply_pass"},
+    {"trigger": "challenge_card", "source": "play", "dest": None, "after": "_apply_challenge"},
+    {"trigger": "find_colour", "source": "play", "dest": None, "after": "_apply_colour_found"},
+    {"trigger": "give_cards", "source": ["first", "play"], "dest": None, "after": "_apply_give"},
+    {"trigger": "call_exact_uno", "source": "play", "dest": None, "after": "_apply_exact_uno"},
+    {"trigger": "catch_exact_uno", "source": "play", "dest": None, "after": "_apply_exact_catch"},
+    {"trigger": "correct_hand", "source": ["first", "play"], "dest": None, "after": "_apply_hand_count"},
     # checked after every play and press: someone went out and nothing is owed (E-*).
     {"trigger": "end_round", "source": "play", "dest": "scoring",
      "conditions": ["_someone_went_out", "_nothing_owed"], "after": "_close_round"},

@@ -34,12 +34,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from .args import MAX_SEATS
 from .cards import CARDS
 
 DEALER_ROTATIONS = ("clockwise", "winner")
 BLANK_AS = tuple(name for name in CARDS if name != "blank")
 FIRST_EXTREME_HIT = ("wild", "hit2")
 PENALTY_QUEUE = ("front", "back")
+CLASSIC_FIRST_CARD = ("redraw", "apply")
+TWO_PLAYER_REVERSE = ("skip", "reverse")
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class RuleOptions:
     first_extreme_hit: str = "wild"
     last_hit_counts: bool = True
     penalty_queue: str = "front"
+    classic_first_card: str = "redraw"
+    two_player_reverse: str = "skip"
+    uno_penalty: int = 2
 
     def __post_init__(self):
         problem = self.problem()
@@ -63,11 +69,14 @@ class RuleOptions:
         checks = {
             "dealer_rotation": self.dealer_rotation in DEALER_ROTATIONS,
             "default_dealer": self.default_dealer == "random"
-            or (type(self.default_dealer) is int and 1 <= self.default_dealer <= 10),
+            or (type(self.default_dealer) is int and 1 <= self.default_dealer <= MAX_SEATS),
             "blank_as": self.blank_as in BLANK_AS,
             "first_extreme_hit": self.first_extreme_hit in FIRST_EXTREME_HIT,
             "last_hit_counts": isinstance(self.last_hit_counts, bool),
             "penalty_queue": self.penalty_queue in PENALTY_QUEUE,
+            "classic_first_card": self.classic_first_card in CLASSIC_FIRST_CARD,
+            "two_player_reverse": self.two_player_reverse in TWO_PLAYER_REVERSE,
+            "uno_penalty": type(self.uno_penalty) is int and 2 <= self.uno_penalty <= 4,
         }
         for name, ok in checks.items():
             if not ok:

@@ -25,28 +25,61 @@ The Uno catch window is ``game.uno_window`` = {seat, called}:
 
 from __future__ import annotations
 
-from .state import PENALTY_REASONS, Owed, load_snapshot
-
-UNO_PRESSES = 2
-ADVICE_PRESSES = 4
-WRONG_CARD_PRESSES = 2
+from .cards import PENALTY_PRESSES
+from .state import PENALTY_REASONS, TURN_REASONS, Owed, load_snapshot
 
 
 class PenaltyRules:
     """The P-* rules (mixin of Table)."""
 
-    # --- the Uno window -------------------------------------------------------
+    # --- the rule windows: opened and closed in this one place ----------------
     # P-UNO: forget to call Uno and get caught: 2 presses. The catch is valid
     # once the card has reached the discard pile and until the next player has
-    # played or pressed; calling it yourself first makes you safe. The window
-    # opens here, closes in _close_uno_window (called from turns.py and below).
-    def _open_uno_window(self, player: int, last: bool):
+    # played or pressed; calling it yourself first makes you safe.
+    # penalty wrong-card: a play can be taken back while it is the last thing that
+    # happened apart from Uno calls (``last_play``).
+    # Table._run calls _move_windows after every command's trigger; no rule
+    # method opens or closes a window itself.
+    def _windows_seen(self) -> tuple | None:
+        """What the windows depend on, read before a command's trigger."""
         g = self.game
-        g.uno_window = None if last else {"seat": player, "called": g.uno_ahead == player}
-        g.uno_ahead = None
+        if g is None:
+            return None
+        head = g.head
+        hands = None if g.hands is None else dict(g.hands)
+        return g.current, (None if head is None else (head.reason, head.by, head.seat)), g.uno_ahead, hands
 
-    def _close_uno_window(self):
-        self.game.uno_window = None
+    def _move_windows(self, trigger: str, seen: tuple | None, before: dict | None, last: bool = False):
+        """Open and close the Uno window, the Uno-ahead call and the wrong-card window as the
+        command fired by `trigger` (a machine.TRANSITIONS trigger) says."""
+        g = self.game
+        if g is None or seen is None:
+            return  # a new game starts with every window closed
+        player, head, ahead, hands = seen
+        if g.exact:
+            g.last_play = None  # no wrong-card penalty in the exact variants
+            self._move_exact_windows(trigger, hands, player if head is None else head[2])
+            return
+        if trigger == "play_card":
+            g.last_play = {"seat": player, "before": {**before, "last_play": None}}  # one level only
+            # the window opens for the card's player (not for a last card: nothing left to call for),
+            # replacing the one before; a call made ahead covers it
+            g.uno_window = None if last else {"seat": player, "called": ahead == player}
+            g.uno_ahead = None
+            return
+        if trigger != "call_uno":
+            g.last_play = None  # something else happened since the last play
+        next_player_pressed = trigger == "serve_press" and (
+            head is None  # a draw press
+            or head[0] in TURN_REASONS  # the victim paying for its lost turn
+            or head[1] == player)  # the current player paying a penalty of its own
+        if next_player_pressed or trigger in ("catch_uno", "take_back_wrong_card", "begin_round"):
+            # (a wrong card taken back: the next player's turn has happened)
+            g.uno_window = None
+        if trigger == "take_back_wrong_card":
+            g.uno_ahead = ahead  # a call made ahead by the player now up stays good for their coming card
+        if g.uno_ahead is not None and g.uno_ahead != g.current:
+            g.uno_ahead = None  # a call made ahead covers only the current player's coming card
 
     def _uno_problem(self, seat: int) -> str | None:
         """Why `uno seat=S` is too late, or None."""
@@ -74,15 +107,12 @@ class PenaltyRules:
             # (with two players after a Skip or Reverse, S is both the last and the next to play)
 
     def _apply_catch(self, seat: int):
-        self._close_uno_window()
-        self.game.last_play = None
-        self._owe_penalty(seat, UNO_PRESSES, "uno")
+        self._owe_penalty(seat, PENALTY_PRESSES["uno"], "uno")
 
     # --- advice and wrong card ------------------------------------------------
     def _apply_advice(self, seat: int):
         # P-ADVICE: telling another player what to play: 4 presses.
-        self.game.last_play = None
-        self._owe_penalty(seat, ADVICE_PRESSES, "advice")
+        self._owe_penalty(seat, PENALTY_PRESSES["advice"], "advice")
 
     def _wrong_card_problem(self, seat: int) -> str | None:
         """Why `penalty wrong-card seat=S` is too late, or None."""
@@ -95,14 +125,10 @@ class PenaltyRules:
         # P-WRONG: the card goes back with all its effects (direction, skip,
         # owed hits, the end of the round), the player presses 2 times and
         # loses this turn: the turn goes to the next seat in the restored direction.
-        called_ahead = self.game.uno_ahead
         restored, _ = load_snapshot(self.game.last_play["before"])
         self.game = restored
-        restored.uno_window = None  # the next player's turn has happened (see module docstring)
         restored.current = restored.next_seat(seat)
-        # a call made ahead by the player now up stays good for their coming card
-        restored.uno_ahead = called_ahead if called_ahead == restored.current else None
-        self._owe_penalty(seat, WRONG_CARD_PRESSES, "wrong-card")
+        self._owe_penalty(seat, PENALTY_PRESSES["wrong-card"], "wrong-card")
 
     def _owe_penalty(self, seat: int, presses: int, reason: str):
         # Penalty presses point the shooter at the penalised player; afterwards

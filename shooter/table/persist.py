@@ -23,7 +23,8 @@ from .state import load_snapshot, snapshot
 FORMAT = "uno-shooter/table"
 VERSION = 1
 UNDO_LEVELS = 50  # undo keeps at most this many snapshots
-UNDO_COMMANDS = ("round start", "play", "uno", "catch", "penalty", "set", "hand", "score")
+UNDO_COMMANDS = ("round start", "play", "uno", "catch", "penalty", "set", "hand", "score",
+                 "first", "pass", "challenge", "colour-found", "give")  # the last five: exact variants
 KEYS = {"format", "version", "options", "game", "history", "undo_blocker"}
 
 
@@ -56,6 +57,10 @@ def table_from_dict(cls, data: object, rng):
     table = cls(options=options, rng=rng)
     if data["game"] is not None:
         table.game, phase = load_snapshot(data["game"], "game")
+        if table.game.exact:
+            # the cards in the hands and the magazine cannot be recounted after a restart
+            raise StateFileError(f"Saved table state: a {table.game.variant} game is not resumed (its hand "
+                                 f"counts and the magazine cannot be recounted); it is kept aside.")
         table.machine.set_state(phase, model=table)
     table.history = _history(data["history"], data["game"] is not None)
     if data["undo_blocker"] not in (None, "press"):

@@ -80,9 +80,10 @@ SCORING = {"winner": _winner_scores, "lowest": _lowest_wins, "elimination": _eli
 class ScoringRules:
     """Reports, settlement and the next deal (mixin of Table)."""
 
-    def _record_report(self, seat: int, points: int):
+    def _record_report(self, seat: int, points: int, count: int | None = None):
         self.game.reports[seat] = points  # a second report for a seat replaces the first
-        self.game.last_play = None  # the last card can no longer be taken back (penalty wrong-card)
+        if count is not None and self.game.hands is not None:
+            self.game.hands[seat] = count  # the reported hand is the truth
 
     def _all_reported(self) -> bool:
         return set(self.game.reports) >= set(reporters(self.game))
@@ -103,14 +104,13 @@ class ScoringRules:
 
     def _end_game(self):
         g = self.game
-        g.last_play = None
         self._emit("game-over", winner=g.winner, totals=_public(g.totals))
 
     def _next_round(self):
         g = self.game
         g.dealer = self._next_dealer()
         g.round += 1
-        g.round_winner, g.reports, g.last_play, g.first = None, {}, None, None
+        g.round_winner, g.reports, g.first = None, {}, None
         g.direction = "cw"
 
 

@@ -15,17 +15,18 @@ from dataclasses import dataclass, field
 
 from shooter.errors import StateFileError
 
-from .cards import CARDS, EDITIONS
+from .args import DIRECTIONS, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS
+from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
+from .editions import ALL_WILD, CLASSIC, FIRST_RULES, FLIP_DARK, FLIP_LIGHT, SIDES, VARIANTS
 
-MAX_SEATS = 10  # S-SEATS: 2 to 10 players
-MIN_SEATS = 2
-MAX_LIMIT = 100_000
 MAX_TOTAL = 10_000_000
-SCORINGS = ("winner", "lowest", "elimination")  # see scoring.py
-DIRECTIONS = ("cw", "ccw")
-GAME_PHASES = ("deal", "play", "scoring", "over")
-PENALTY_REASONS = ("uno", "advice", "wrong-card")
+GAME_PHASES = ("deal", "first", "play", "scoring", "over")
+PENALTY_REASONS = tuple(PENALTY_PRESSES)
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
+EXACT_CARDS = tuple(sorted({*CLASSIC, *ALL_WILD, *FLIP_LIGHT, *FLIP_DARK}))
+# exact variants: the reasons an entry is owed for (besides a draw card's name)
+EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge")
+MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
@@ -33,16 +34,27 @@ TURN_REASONS = ("hit2", "hit4", "start")
 
 @dataclass
 class Owed:
-    """One entry of the owed queue: presses still owed at one seat."""
+    """One entry of the owed queue: presses still owed at one seat.
+
+    In the exact variants an entry is served by one press in full: ``presses``
+    is 1, ``cards`` the cards still to shoot (None: until the colour is found)
+    and ``served`` the cards shot for it so far (``exact`` marks such entries).
+    """
 
     seat: int  # receives the cards; the shooter points here
     presses: int  # presses still owed
     reason: str  # one of REASONS
     by: int  # presses the button (the card's player for an Extreme Hit, else `seat`)
+    cards: int | None = None
+    served: int = 0
+    exact: bool = False
 
     def public(self) -> dict:
-        """The protocol's owed object (plus ``by``)."""
-        return {"seat": self.seat, "presses": self.presses, "reason": self.reason, "by": self.by}
+        """The protocol's owed object (plus ``by``; exact entries add ``cards`` and ``served``)."""
+        data = {"seat": self.seat, "presses": self.presses, "reason": self.reason, "by": self.by}
+        if self.exact:
+            data.update(cards=self.cards, served=self.served)
+        return data
 
 
 @dataclass
@@ -68,6 +80,21 @@ class GameState:
     winner: int | None = None  # winner of the game
     reports: dict[int, int] = field(default_factory=dict)  # hand points reported this round
     first: str | None = None  # the card turned up at round start
+    # --- the exact variants (editions.py, exact.py); extreme keeps the defaults ---
+    variant: str = "extreme"
+    start: str | None = None  # classic's first-card rule (`start=`)
+    side: str | None = None  # flip: the side up
+    hands: dict[int, int] | None = None  # cards in each hand, as counted
+    drawn: int | None = None  # the current seat drew this turn
+    challenge: dict | None = None  # {"seat": victim, "by": card's player, "card": CARD}
+    uno_windows: list[dict] = field(default_factory=list)  # [{"seat": S, "called": bool}]
+    uno_penalty: int = 2
+    deck: int | None = None  # cards declared at round start (the magazine's count)
+
+    @property
+    def exact(self) -> bool:
+        """An exact variant: the shooter counts every card (editions.py)."""
+        return self.variant != "extreme"
 
     def __post_init__(self):
         if not self.totals:
@@ -122,6 +149,15 @@ class GameState:
             "winner": self.winner,
             "reports": {str(s): p for s, p in self.reports.items()},
             "first": self.first,
+            "variant": self.variant,
+            "start": self.start,
+            "side": self.side,
+            "hands": None if self.hands is None else {str(s): n for s, n in self.hands.items()},
+            "drawn": self.drawn,
+            "challenge": dict(self.challenge) if self.challenge else None,
+            "uno_windows": [dict(w) for w in self.uno_windows],
+            "uno_penalty": self.uno_penalty,
+            "deck": self.deck,
         }
 
 
@@ -142,6 +178,8 @@ class _Loader:
     """Field-by-field checks of a snapshot, with messages that name the field."""
 
     KEYS = set(GameState.__dataclass_fields__) | {"phase"}
+    # fields added with the exact variants: a state saved before them loads with their defaults
+    OPTIONAL = {"variant", "start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty", "deck"}
 
     def __init__(self, where: str):
         self.where = where
@@ -176,7 +214,7 @@ class _Loader:
     def load(self, data: object, nested: bool) -> tuple[GameState, str]:
         if not isinstance(data, dict):
             raise StateFileError(f"Saved table state: {self.where} is not an object.")
-        missing, unknown = self.KEYS - set(data), set(data) - self.KEYS
+        missing, unknown = self.KEYS - self.OPTIONAL - set(data), set(data) - self.KEYS
         if missing or unknown:
             key = sorted(missing or unknown)[0]
             self.fail(key, "is missing" if missing else "is not a field of the table state")
@@ -201,27 +239,59 @@ class _Loader:
             round_winner=seat("round_winner"),
             winner=seat("winner"),
             reports=self.seat_map(data, "reports", players, all_seats=False),
-            first=self.choice(data, "first", tuple(CARDS), none=True),
+            first=self.choice(data, "first", (*CARDS, *EXACT_CARDS), none=True),
         )
+        self.exact_fields(game, {**GameState(players=players).to_dict(), **data}, players)
         phase = self.choice(data, "phase", GAME_PHASES)
         game.last_play = self.last_play(data["last_play"], nested)
         self.consistent(game, phase)
         return game, phase
+
+    def exact_fields(self, game: GameState, data: dict, players: int):
+        """The exact variants' fields (defaults where a saved state lacks them)."""
+        game.variant = self.choice(data, "variant", VARIANTS)
+        game.start = self.choice(data, "start", FIRST_RULES, none=True)
+        game.side = self.choice(data, "side", SIDES, none=True)
+        if data["hands"] is not None:
+            hands = data["hands"]
+            if not isinstance(hands, dict) or set(hands) != {str(s) for s in range(1, players + 1)} or any(
+                    type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
+                self.fail("hands", f"must map the seats 1..{players} (as strings) to card counts")
+            game.hands = {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
+        game.drawn = self.whole(data, "drawn", 1, players, none=True)
+        challenge = data["challenge"]
+        if challenge is not None and (not isinstance(challenge, dict) or set(challenge) != {"seat", "by", "card"}
+                                      or challenge["card"] not in EXACT_CARDS):
+            self.fail("challenge", "must be null or an object with seat, by and card")
+        game.challenge = dict(challenge) if challenge else None
+        windows = data["uno_windows"]
+        if not isinstance(windows, list):
+            self.fail("uno_windows", "must be a list")
+        game.uno_windows = [self.window(w, players) for w in windows]
+        game.uno_penalty = self.whole(data, "uno_penalty", 2, 4)
+        game.deck = self.whole(data, "deck", 0, MAX_CARDS, none=True)
+        if game.exact != (game.hands is not None):
+            self.fail("hands", "must be given exactly in the exact variants")
 
     def queue(self, value: object, players: int) -> list[Owed]:
         if not isinstance(value, list):
             self.fail("queue", "must be a list")
         entries = []
         for i, item in enumerate(value):
-            if not isinstance(item, dict) or set(item) != {"seat", "presses", "reason", "by"}:
+            keys = {"seat", "presses", "reason", "by"}
+            exact = isinstance(item, dict) and set(item) == keys | {"cards", "served"}
+            if not isinstance(item, dict) or (set(item) != keys and not exact):
                 self.fail(f"queue[{i}]", "must be an object with seat, presses, reason and by")
             sub = _Loader(f"{self.where}.queue[{i}]")
             entries.append(
                 Owed(
                     seat=sub.whole(item, "seat", 1, players),
-                    presses=sub.whole(item, "presses", 1, 4),
-                    reason=sub.choice(item, "reason", REASONS),
+                    presses=sub.whole(item, "presses", 1, 1 if exact else MAX_OWED_PRESSES),
+                    reason=sub.choice(item, "reason", (*EXACT_REASONS, *EXACT_CARDS) if exact else REASONS),
                     by=sub.whole(item, "by", 1, players),
+                    cards=sub.whole(item, "cards", 0, MAX_CARDS, none=True) if exact else None,
+                    served=sub.whole(item, "served", 0, MAX_CARDS) if exact else 0,
+                    exact=exact,
                 )
             )
         return entries
@@ -266,7 +336,7 @@ class _Loader:
             self.fail("queue", "names a seat that is out of the game")
         rules = {
             "current": (g.current is not None) == (phase == "play"),
-            "queue": not g.queue or phase == "play",
+            "queue": not g.queue or phase in ("play", "first"),
             "going_out": g.going_out is None or (phase == "play" and bool(g.queue)),
             "uno_window": g.uno_window is None or phase == "play",
             "uno_ahead": g.uno_ahead is None or phase == "play",

@@ -21,17 +21,26 @@ import random
 
 from shooter.errors import CommandError
 
-from .cards import EDITIONS, deck_points, hand_points, parse_card
+from .args import (CHALLENGE_RESULT, DEFAULT_LIMIT, DIRECTION, EDITION, GIVE_CARDS, LIMIT, PENALTY, PLAYERS, SCORING,
+                   SIDE, START, VARIANT, whole)
+from .cards import deck_points, hand_points, parse_card
+from .editions import DECK_SIZE, SWAP, TARGETED_DRAW, deck, exact_deck_points, exact_hand_points, parse_deck_card
+from .exact import HAND_SIZE, ExactRules
 from .machine import build_machine
 from .options import RuleOptions
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
 from .scoring import ScoringRules, reporters
-from .state import DIRECTIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, GameState, load_snapshot, snapshot
+from .state import MAX_CARDS, GameState, load_snapshot, snapshot
 from .turns import TurnRules
 
 
-class Table(TurnRules, PenaltyRules, ScoringRules):
+# D-SCORE: the scorings each variant allows (winner everywhere; lowest in classic and flip)
+VARIANT_SCORINGS = {"extreme": ("winner", "lowest", "elimination"), "classic": ("winner", "lowest"),
+                    "flip": ("winner", "lowest"), "all-wild": ("winner",)}
+
+
+class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     """The table: seats, turn, owed presses and scores of one game at a time.
 
     Each command returns the events it caused; :meth:`press_owner` says whose the
@@ -77,12 +86,28 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         self.machine = build_machine(self, "none")
 
     # --- commands ---------------------------------------------------------------
-    def new_game(self, players, dealer=None, edition="2016", scoring="winner", limit=500) -> list[dict]:
-        """`game new`: a new game at the table; totals 0, phase deal."""
-        players = _whole(players, "players", MIN_SEATS, MAX_SEATS)
-        edition = _word(edition, "edition", EDITIONS)
-        scoring = _word(scoring, "scoring", SCORINGS)
-        limit = _whole(limit, "limit", 1, MAX_LIMIT)
+    def new_game(self, players, dealer=None, edition=None, scoring="winner", limit=DEFAULT_LIMIT,
+                 variant="extreme", start=None, counting=True) -> list[dict]:
+        """`game new`: a new game at the table; totals 0, phase deal.
+
+        `counting`: the shooter has the card-exit sensor (the exact variants need it)."""
+        players = PLAYERS("players", players)
+        variant = VARIANT("variant", variant)
+        problem = self._sensor_problem(variant, counting)
+        if problem:
+            raise CommandError("no-exit-sensor", problem)
+        if variant != "extreme" and edition is not None:
+            raise CommandError("bad-argument", "edition= goes only with variant=extreme.")
+        edition = EDITION("edition", "2016" if edition is None else edition)
+        if variant != "classic" and start is not None:
+            raise CommandError("bad-argument", "start= goes only with variant=classic.")
+        if variant == "classic":
+            start = START("start", self.options.classic_first_card if start is None else start)
+        scoring = SCORING("scoring", scoring)
+        if scoring not in VARIANT_SCORINGS[variant]:
+            raise CommandError("bad-argument", f"variant {variant} scores {', '.join(VARIANT_SCORINGS[variant])}, "
+                                               f"not {scoring}.")
+        limit = LIMIT("limit", limit)
         if dealer is None:
             dealer = self.options.default_dealer
             if dealer != "random" and dealer > players:
@@ -91,19 +116,32 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         if isinstance(dealer, str) and dealer.strip().lower() == "random":
             dealer = self.rng.randint(1, players)  # G-DEALER: "Wie begint?" by lot, from the injected rng
         else:
-            dealer = _whole(dealer, "dealer", 1, players)
-        game = GameState(players=players, edition=edition, scoring=scoring, limit=limit, dealer=dealer)
-        return self._run(None, self.begin_game, forget="game", game=game)
+            dealer = whole(1, players)("dealer", dealer)
+        game = GameState(players=players, edition=edition, scoring=scoring, limit=limit, dealer=dealer,
+                         variant=variant, start=start, uno_penalty=self.options.uno_penalty,
+                         hands=None if variant == "extreme" else {s: 0 for s in range(1, players + 1)})
+        return self._run(None, "begin_game", forget="game", game=game)
 
-    def start_round(self, first, dealer=None) -> list[dict]:
-        """`round start first=CARD [dealer=S]`: the dealer turned up CARD (F-*)."""
+    def start_round(self, first=None, dealer=None, cards=None) -> list[dict]:
+        """`round start first=CARD [dealer=S]`: the dealer turned up CARD (F-*).
+
+        Exact variants: `round start [dealer=S] [cards=N]`: the shuffled deck of N cards is loaded
+        and dealt."""
+        if self.game is not None and self.game.exact:
+            return self._deal_round(first, dealer, cards)
         g = self._need("begin_round", "start a round")
+        if cards is not None:
+            raise CommandError("bad-argument", "cards= goes only with the exact variants.")
+        if first is None:
+            raise CommandError("bad-argument", "round start needs first=CARD, the card the dealer turned up.")
         card, _ = parse_card(first, g.edition)
         dealer = g.dealer if dealer is None else self._seat(dealer, "dealer")
-        return self._run("round start", self.begin_round, first=card, dealer=dealer, announce=True)
+        return self._run("round start", "begin_round", first=card, dealer=dealer, announce=True)
 
     def play(self, card, seat=None, target=None, last=False) -> list[dict]:
         """`play CARD [seat=S] [target=T] [last]`: the current player played CARD."""
+        if self.game is not None and self.game.exact:
+            return self._play_exact(card, seat, target, last)
         g = self._need("play_card", "play a card")
         card, _ = parse_card(card, g.edition)
         seat = None if seat is None else self._seat(seat, "seat", in_game=False)
@@ -117,48 +155,57 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             raise CommandError("presses-owed",
                                f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         self._check_target(card, target)
-        return self._run("play", self.play_card, card=card, target=target, last=last,
+        return self._run("play", "play_card", card=card, target=target, last=last,
                          announce=True, finish=self.end_round)
 
     def press(self) -> list[dict]:
         """One press the shooter served: pays an owed press or is the current player's draw."""
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
+        if self.game is not None and self.game.exact:
+            return self._press_exact()
         if self.game is None or "serve_press" not in self.machine.get_triggers(self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return self._run(None, self.serve_press, finish=self.end_round, forget="press")
+        return self._run(None, "serve_press", finish=self.end_round, forget="press")
 
     def uno(self, seat) -> list[dict]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
+        if self.game is not None and self.game.exact:
+            return self._exact_call("uno", "call_exact_uno", self._exact_uno_problem, seat)
         self._need("call_uno", "call Uno")
         seat = self._seat(seat, "seat")
         problem = self._uno_problem(seat)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("uno", self.call_uno, seat=seat)
+        return self._run("uno", "call_uno", seat=seat)
 
     def catch(self, seat) -> list[dict]:
         """`catch seat=S`: S was caught not calling Uno: 2 presses at S."""
+        if self.game is not None and self.game.exact:
+            return self._exact_call("catch", "catch_exact_uno", self._exact_catch_problem, seat)
         self._need("catch_uno", "catch a player")
         seat = self._seat(seat, "seat")
         problem = self._catch_problem(seat)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("catch", self.catch_uno, seat=seat, announce=True)
+        return self._run("catch", "catch_uno", seat=seat, announce=True)
 
     def penalty(self, kind, seat) -> list[dict]:
         """`penalty advice|wrong-card seat=S`: 4 presses, or the last play taken back and 2 presses."""
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
-        kind = _word(kind, "penalty", ("advice", "wrong-card"))
+        if self.game.exact:
+            # D-PEN: the advice and wrong-card penalties are Extreme's
+            raise CommandError("bad-argument", f"variant {self.game.variant} has no penalty command.")
+        kind = PENALTY("penalty", kind)
         if kind == "advice":
             self._need("give_advice_penalty", "give an advice penalty")
-            return self._run("penalty", self.give_advice_penalty, seat=self._seat(seat, "seat"), announce=True)
+            return self._run("penalty", "give_advice_penalty", seat=self._seat(seat, "seat"), announce=True)
         self._need("take_back_wrong_card", "take back a wrong card")
         seat = self._seat(seat, "seat")
         problem = self._wrong_card_problem(seat)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("penalty", self.take_back_wrong_card, seat=seat, announce=True)
+        return self._run("penalty", "take_back_wrong_card", seat=seat, announce=True)
 
     def hand(self, seat, cards) -> list[dict]:
         """`hand seat=S cards=...`: the cards left in S's hand; the table counts the points."""
@@ -168,13 +215,18 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             cards = [c for c in cards.split(",") if c.strip()]
         if not isinstance(cards, (list, tuple)):
             raise CommandError("bad-argument", "cards must be a list of card names.")
+        if g.exact:
+            # the reported cards are the truth; the tracked count is replaced
+            points = exact_hand_points(list(cards), g.variant, g.side)
+            return self._report(seat, points, count=len(cards))
         return self._report(seat, hand_points(list(cards), g.edition))
 
     def score(self, seat, points) -> list[dict]:
         """`score seat=S points=P`: the points of S's hand, counted by the players."""
         g = self._need("report_hand", "report a score")
         seat = self._reporter(seat)
-        return self._report(seat, _whole(points, "points", 0, deck_points(g.edition)), "score")
+        most = exact_deck_points(g.variant) if g.exact else deck_points(g.edition)
+        return self._report(seat, whole(0, most)("points", points), "score")
 
     def undo(self) -> list[dict]:
         """Take back the last undoable command (see the module docstring)."""
@@ -191,14 +243,191 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         self._announce(None)
         return self._events
 
-    def set(self, current=None, direction=None) -> list[dict]:
-        """`set [current=S] [direction=cw|ccw]`: corrections when the table knows better."""
+    def set(self, current=None, direction=None, side=None, seat=None, hand=None) -> list[dict]:
+        """`set [current=S] [direction=cw|ccw] [side=light|dark] [seat=S hand=N]`: corrections when
+        the table knows better (side: flip; a hand count: the exact variants)."""
+        if self.game is not None and (side is not None or seat is not None or hand is not None):
+            return self._set_exact(current, direction, side, seat, hand)
         self._need("correct", "correct the turn")
         if current is None and direction is None:
             raise CommandError("bad-argument", "set needs current= or direction=.")
         current = None if current is None else self._seat(current, "current")
-        direction = None if direction is None else _word(direction, "direction", DIRECTIONS)
-        return self._run("set", self.correct, current=current, direction=direction, announce=True)
+        direction = None if direction is None else DIRECTION("direction", direction)
+        return self._run("set", "correct", current=current, direction=direction, announce=True)
+
+    # --- the exact variants' commands (rules in exact.py) ---------------------------
+    def _deal_round(self, first, dealer, cards) -> list[dict]:
+        g = self._need("deal_round", "start a round")
+        if first is not None:
+            raise CommandError("bad-argument", "first= goes only with variant=extreme; here send first CARD "
+                                               "once the first card is turned up.")
+        dealer = g.dealer if dealer is None else self._seat(dealer, "dealer")
+        least = HAND_SIZE * len(g.in_game) + 1
+        cards = whole(least, MAX_CARDS)("cards", DECK_SIZE if cards is None else cards)
+        return self._run(None, "deal_round", dealer=dealer, cards=cards, announce=True, forget="press")
+
+    def first_card(self, card) -> list[dict]:
+        """`first CARD`: the card the dealer turned up (classic and flip)."""
+        if self.game is not None and self.game.variant == "all-wild":
+            raise CommandError("bad-argument", "All Wild ignores its first card: there is nothing to report.")
+        g = self._need_exact("turn_up", "report the first card")
+        self._nothing_owed_now()
+        name, _ = parse_deck_card(card, g.variant, "light")
+        stands = self._first_stands(name)
+        return self._run("first" if stands else None, "turn_up", card=name, announce=True,
+                         forget=None if stands else "press")
+
+    def _play_exact(self, card, seat, target, last) -> list[dict]:
+        g = self._need_exact("play_exact", "play a card")
+        name, _ = parse_deck_card(card, g.variant, g.side)
+        seat = None if seat is None else self._seat(seat, "seat", in_game=False)
+        target = None if target is None else self._seat(target, "target", in_game=False)
+        if not isinstance(last, bool):
+            raise CommandError("bad-argument", "last must be true or false.")
+        if seat is not None and seat != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+        self._nothing_owed_now()
+        held = g.hands[g.current]
+        if held == 0 or (last and held != 1):
+            raise CommandError("bad-argument", f"Seat {g.current} holds {held} cards"
+                                               + ("; last is for a hand of 1." if last else "."))
+        aims = deck(g.variant, g.side)[name].effect in (TARGETED_DRAW, SWAP)
+        if aims != (target is not None) or (aims and (target == g.current or target in g.out)):
+            raise CommandError("bad-argument", f"target= (another seat still in the game) goes with "
+                                               f"targeted-draw-two and forced-swap only, and they need it; "
+                                               f"not with {name}.")
+        return self._run("play", "play_exact", card=name, target=target, last=last, announce=True,
+                         finish=self.end_round)
+
+    def _press_exact(self) -> list[dict]:
+        """A press in an exact variant: serves the head of the queue in full, or is the draw.
+
+        D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is
+        loaded (`magazine cards=N`) a press serves the rest of the entry."""
+        g = self._need_exact("serve_exact_press", "press")
+        if not g.queue:
+            if self.phase != "play":
+                raise CommandError("wrong-phase", "Nothing is due: report the first card with first CARD.")
+            if g.drawn is not None or g.going_out is not None:
+                raise CommandError("already-drawn", f"Seat {g.current} drew already; play that card or pass.")
+        return self._run(None, "serve_exact_press", forget="press")
+
+    def draw(self, seat=None) -> list[dict]:
+        """`draw [seat=S]`: the current player's 1-card draw by console."""
+        g = self._need_exact("pass_turn", "draw")
+        if seat is not None and self._seat(seat, "seat") != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+        self._nothing_owed_now()
+        return self._press_exact()
+
+    def pass_turn(self, seat=None) -> list[dict]:
+        """`pass [seat=S]`: after a draw the turn ends."""
+        g = self._need_exact("pass_turn", "pass")
+        if seat is not None and self._seat(seat, "seat") != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+        self._nothing_owed_now()
+        if g.drawn is None:
+            raise CommandError("must-draw", f"Seat {g.current} must draw a card before passing.")
+        return self._run("pass", "pass_turn", announce=True)
+
+    def challenge(self, seat, result) -> list[dict]:
+        """`challenge seat=S result=upheld|rejected`: the victim challenged a wild draw card."""
+        g = self._need_exact("challenge_card", "challenge")
+        if g.variant == "all-wild":
+            raise CommandError("bad-argument", "All Wild has no challenge.")
+        seat = self._seat(seat, "seat")
+        result = CHALLENGE_RESULT("result", result)
+        if g.challenge is None:
+            raise CommandError("too-late", "No wild draw card can be challenged now.")
+        if seat != g.challenge["seat"]:
+            raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
+        if result == "upheld" and g.going_out == g.challenge["by"]:
+            # a last wild draw card held no other card: it cannot have been illegal
+            raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
+        return self._run("challenge", "challenge_card", seat=seat, result=result, announce=True)
+
+    def colour_found(self, seat=None) -> list[dict]:
+        """`colour-found [seat=S]`: ends the open-ended Draw Colour entry at the head."""
+        g = self._need_exact("find_colour", "end a draw")
+        head = g.head
+        if head is None or head.cards is not None:
+            raise CommandError("wrong-phase", "No draw-until-the-colour is being served.")
+        if seat is not None and self._seat(seat, "seat") != head.seat:
+            raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
+        if head.served == 0:
+            raise CommandError("bad-argument", "No card has been shot for this draw yet.")
+        return self._run("colour-found", "find_colour", finish=self.end_round)
+
+    def give(self, seat, cards) -> list[dict]:
+        """`give seat=S cards=N`: N cards owed to S, like a penalty."""
+        self._need_exact("give_cards", "give cards")
+        seat = self._seat(seat, "seat")
+        cards = GIVE_CARDS("cards", cards)
+        return self._run("give", "give_cards", seat=seat, cards=cards, announce=True)
+
+    def _set_exact(self, current, direction, side, seat, hand) -> list[dict]:
+        g = self._need_exact("correct_hand", "correct the table")
+        if side is not None and g.variant != "flip":
+            raise CommandError("bad-argument", "side= goes only with variant=flip.")
+        if (seat is None) != (hand is None):
+            raise CommandError("bad-argument", "seat= and hand= go together.")
+        current = None if current is None else self._seat(current, "current")
+        direction = None if direction is None else DIRECTION("direction", direction)
+        side = None if side is None else SIDE("side", side)
+        seat = None if seat is None else self._seat(seat, "seat")
+        hand = None if hand is None else whole(0, MAX_CARDS)("hand", hand)
+        return self._run("set", "correct_hand", current=current, direction=direction, side=side, seat=seat,
+                         hand=hand, announce=self.phase == "play")
+
+    def _apply_hand_count(self, current, direction, side, seat, hand):
+        # `set seat=S hand=N` corrects one count (and opens no Uno window)
+        g = self.game
+        if current is not None:
+            g.current = current
+        if direction is not None:
+            g.direction = direction
+        if side is not None:
+            g.side = side
+        if seat is not None:
+            g.hands[seat] = hand
+
+    def count_shot(self, planned: int, ejected: int | None) -> list[dict]:
+        """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants)."""
+        if self.game is None or not self.game.exact or "count_shot" not in self.machine.get_triggers(self.phase):
+            return []
+        return self._run(None, "count_shot", planned=planned, ejected=ejected or 0,
+                         finish=self.end_round if self.phase == "play" else None, forget="press")
+
+    def due(self) -> tuple[int, str, int] | None:
+        """Exact variants: (seat, reason, cards) the next shot serves, or None."""
+        if self.game is None or not self.game.exact or self.phase not in ("first", "play"):
+            return None
+        return self._exact_due()
+
+    def dealt_next(self) -> bool:
+        """Exact variants: the head is the dealer's own shot (deal, first card): no press needed."""
+        head = self.game.head if self.game is not None and self.game.exact else None
+        return head is not None and head.reason in ("deal", "first") and self.phase in ("first", "play")
+
+    def _exact_call(self, command: str, trigger: str, problem_of, seat) -> list[dict]:
+        """`uno` / `catch` in an exact variant: refused with the code the problem names."""
+        self._need(trigger, f"{command} a seat")
+        seat = self._seat(seat, "seat")
+        problem = problem_of(seat)
+        if problem:
+            raise CommandError(*problem)
+        return self._run(command, trigger, seat=seat, announce=True)
+
+    def _need_exact(self, trigger: str, doing: str) -> GameState:
+        g = self._need(trigger, doing)
+        if not g.exact:
+            raise CommandError("bad-argument", f"variant extreme cannot {doing} this way.")
+        return g
+
+    def _nothing_owed_now(self):
+        head = self.game.head
+        if head is not None:
+            raise CommandError("presses-owed", f"Seat {head.seat} is still owed cards ({head.reason}).")
 
     # --- queries ----------------------------------------------------------------
     def press_owner(self) -> tuple[int | None, str]:
@@ -233,6 +462,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             "round_winner": g.round_winner, "uno_window": dict(g.uno_window) if g.uno_window else None,
             "reported": {str(s): p for s, p in sorted(g.reports.items())}, "waiting_for": waiting,
             "undo": len(self.history),
+            "variant": g.variant, "start": g.start, "side": g.side,
+            "hands": None if g.hands is None else {str(s): n for s, n in g.hands.items()},
+            "drawn": g.drawn, "uno_windows": [dict(w) for w in g.uno_windows],
+            "challenge": dict(g.challenge) if g.challenge else None,
         }
 
     def to_dict(self) -> dict:
@@ -256,17 +489,20 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         self.game, phase = load_snapshot(data)
         self.machine.set_state(phase, model=self)
 
-    def _run(self, command, trigger, announce=False, finish=None, forget=None, **kwargs) -> list[dict]:
-        """Fire a trigger after validation; all or nothing.
+    def _run(self, command, trigger: str, announce=False, finish=None, forget=None, **kwargs) -> list[dict]:
+        """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
-        ("press" or "game") clears the undo history instead.
+        ("press" or "game") clears the undo history instead. After the trigger
+        the rule windows move as its rule says (``_move_windows``, the one place).
         """
         before = self._snapshot()
+        seen = self._windows_seen()
         old_head = self.game.head.public() if self.game and self.game.head else None
         self._events = []
         try:
-            trigger(**kwargs)
+            self.trigger(trigger, **kwargs)
+            self._move_windows(trigger, seen, before, last=kwargs.get("last", False))
             if announce:
                 self._announce(old_head)
             if finish:
@@ -292,7 +528,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
         return self.game
 
     def _seat(self, value, name: str, in_game: bool = True) -> int:
-        seat = _whole(value, name, 1, self.game.players)
+        seat = whole(1, self.game.players)(name, value)
         if in_game and seat in self.game.out:
             raise CommandError("bad-argument", f"Seat {seat} is out of the game.")
         return seat
@@ -315,23 +551,6 @@ class Table(TurnRules, PenaltyRules, ScoringRules):
             raise CommandError("bad-argument", f"Seat {seat} won the round; their hand counts 0.")
         return seat
 
-    def _report(self, seat: int, points: int, command: str = "hand") -> list[dict]:
-        return self._run(command, self.report_hand, seat=seat, points=points, finish=self.settle)
+    def _report(self, seat: int, points: int, command: str = "hand", count: int | None = None) -> list[dict]:
+        return self._run(command, "report_hand", seat=seat, points=points, count=count, finish=self.settle)
 
-
-def _whole(value, name: str, lo: int, hi: int) -> int:
-    """A whole number from lo to hi, given as an int or as typed digits."""
-    number = value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal() and len(value.strip()) < 10:
-        number = int(value.strip())
-    if type(number) is not int or not lo <= number <= hi:
-        raise CommandError("bad-argument", f"{name} must be a whole number from {lo} to {hi}, not {value!r}.")
-    return number
-
-
-def _word(value, name: str, options) -> str:
-    """One of `options`, case-insensitive (ints accepted for editions)."""
-    word = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-    if word not in options:
-        raise CommandError("bad-argument", f"{name} must be one of {', '.join(options)}, not {value!r}.")
-    return word

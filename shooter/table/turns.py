@@ -24,7 +24,7 @@ Events (docs/protocol.md) and when they are emitted:
 from __future__ import annotations
 
 from .cards import CARDS, EXTREME_HIT, HIT, PLAIN, REVERSE, SKIP
-from .state import TURN_REASONS, GameState, Owed, snapshot
+from .state import GameState, Owed
 
 # F-*: what the card turned up at round start does (method per card name).
 FIRST_CARD = {
@@ -69,6 +69,9 @@ class TurnRules:
         head = self.game.head
         if head is None:
             self._announce_turn()
+        elif head.public() != old_head and head.exact:
+            if head.reason not in ("deal", "first"):  # the dealer's own shots send no `owed`
+                self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
         elif head.public() != old_head:
             self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
 
@@ -84,8 +87,8 @@ class TurnRules:
     def _turn_up_first_card(self, first: str, dealer: int):
         g = self.game
         g.dealer, g.first, g.direction = dealer, first, "cw"
-        g.queue, g.reports, g.uno_window, g.uno_ahead = [], {}, None, None
-        g.last_play = g.going_out = g.round_winner = None
+        g.queue, g.reports = [], {}
+        g.going_out = g.round_winner = None
         g.current = g.next_seat(dealer)
         getattr(self, FIRST_CARD[first])(first)
 
@@ -132,10 +135,7 @@ class TurnRules:
         # T-PLAY: the current player played one card (validated: nothing owed).
         g = self.game
         player = g.current
-        g.last_play = None  # the play before can no longer be taken back
-        before = snapshot(g, "play")
-        g.last_play = {"seat": player, "before": before}  # for penalty wrong-card
-        self._open_uno_window(player, last)
+        # the Uno and wrong-card windows open in PenaltyRules._move_windows
         if last:
             g.going_out = player  # the round ends once its presses are done (_close_round)
         getattr(self, PLAY_EFFECT[self._effect(card)])(player, card, target, last)
@@ -196,7 +196,6 @@ class TurnRules:
     def _apply_press(self):
         """One served press: pays the head of the owed queue, or is the current player's draw."""
         g = self.game
-        g.last_play = None
         if g.queue:
             self._pay_owed_press()
         else:
@@ -208,9 +207,6 @@ class TurnRules:
         g = self.game
         head = g.head
         head.presses -= 1
-        if head.reason in TURN_REASONS or head.by == g.current:
-            # the next player pressed: for their lost turn, or for a penalty of their own
-            self._close_uno_window()
         self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
         if head.presses:
             return
@@ -221,19 +217,16 @@ class TurnRules:
         # T-PRESS: nothing owed: the current player presses once, whatever comes
         # out (nothing or a burst) is theirs, and the turn is over either way.
         g = self.game
-        self._close_uno_window()  # the next player pressed the button
-        g.uno_ahead = None
         g.current = g.next_seat(g.current)
         self._announce_turn()
 
     # --- set: corrections ---------------------------------------------------------
     def _apply_set(self, current: int | None, direction: str | None):
         g = self.game
-        if current is not None and current != g.current:
-            g.current, g.uno_ahead = current, None
+        if current is not None:
+            g.current = current
         if direction is not None:
             g.direction = direction
-        g.last_play = None
 
     # --- end of a round ----------------------------------------------------------
     def _someone_went_out(self) -> bool:

@@ -1,0 +1,85 @@
+"""The table's numbers and words, and the checks of its arguments: one definition each.
+
+Everything that says how many seats a table has, which scorings and editions
+exist, how high a limit may go or how many presses one owed entry may hold is
+defined here, and everything else (the table, its saved state, the console's
+command table, the CLI, the docs' usage lines) reads it from here.
+
+The argument checks are converters ``check(key, value) -> value`` that accept
+what a console line types (text) as well as what Python callers pass (ints),
+and raise ``bad-argument`` with one message format. The console's command
+table (``shooter/commands.py``) uses these same converters as its Spec types,
+so a game command's arguments are checked by one definition, and the message a
+user sees is this one.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from shooter.errors import CommandError
+
+MIN_SEATS = 2  # S-SEATS: 2 to 10 players
+MAX_SEATS = 10
+DEFAULT_LIMIT = 500
+MAX_LIMIT = 100_000
+SCORINGS = ("winner", "lowest", "elimination")  # see scoring.py
+EDITIONS = ("2016", "2010")  # Uno Extreme's decks (cards.py)
+DIRECTIONS = ("cw", "ccw")
+PENALTY_KINDS = ("advice", "wrong-card")
+VARIANTS = ("extreme", "classic", "all-wild", "flip")  # editions.py: extreme and the exact variants
+START_RULES = ("redraw", "apply")  # classic's first card
+SIDES = ("light", "dark")  # flip
+CHALLENGE_RESULTS = ("upheld", "rejected")
+MAX_GIVE = 20
+
+Check = Callable[[str, object], object]
+
+
+def whole(lo: int, hi: int) -> Callable[[str, object], int]:
+    """A whole number from lo to hi, given as an int or as typed digits."""
+    def check(key: str, value: object) -> int:
+        number = value
+        if isinstance(value, str):
+            text = value.strip()
+            if not (text.isascii() and text.lstrip("-").isdecimal() and len(text) < 10):
+                raise CommandError("bad-argument", f"{key}= must be a whole number, got {value!r}")
+            number = int(text)
+        if type(number) is not int:
+            raise CommandError("bad-argument", f"{key}= must be a whole number, got {value!r}")
+        if not lo <= number <= hi:
+            raise CommandError("bad-argument", f"{key}= must be {lo}..{hi}, got {number}")
+        return number
+    return check
+
+
+def word(*options: str) -> Callable[[str, object], str]:
+    """One of ``options``, case-insensitive (ints accepted, e.g. an edition typed as 2016)."""
+    def check(key: str, value: object) -> str:
+        text = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+        if text not in options:
+            raise CommandError("bad-argument", f"{key}= must be one of {', '.join(options)}, got {value!r}")
+        return text
+    return check
+
+
+def choices(options) -> str:
+    """``a|b|c``: how usage lines and docs write a choice."""
+    return "|".join(options)
+
+
+PLAYERS = whole(MIN_SEATS, MAX_SEATS)
+SEAT = whole(1, MAX_SEATS)
+LIMIT = whole(1, MAX_LIMIT)
+POINTS = whole(0, MAX_LIMIT)  # what a console may type; the table then checks against its deck
+EDITION = word(*EDITIONS)
+SCORING = word(*SCORINGS)
+DIRECTION = word(*DIRECTIONS)
+PENALTY = word(*PENALTY_KINDS)
+VARIANT = word(*VARIANTS)
+START = word(*START_RULES)
+SIDE = word(*SIDES)
+CHALLENGE_RESULT = word(*CHALLENGE_RESULTS)
+GIVE_CARDS = whole(1, MAX_GIVE)
+HAND_COUNT = whole(0, 500)
+DECK_CARDS = whole(1, 500)

@@ -1,0 +1,350 @@
+"""The exact variants' rules (classic Uno, Uno All Wild, Uno Flip): the shooter as a counting dealer.
+
+:class:`ExactRules` is a mixin of :class:`shooter.table.Table`, like
+``TurnRules``: its methods are the ``after`` callbacks and conditions named in
+``machine.TRANSITIONS`` for the exact variants' commands, and run only after
+the command was validated. The cards are data (``editions.py``); here are the
+few rules that differ from Uno Extreme, each marked with its id (D-*, CL-*,
+AW-*, FL-*).
+
+Owed entries of the exact variants are served by one press each, in full
+(``Owed.cards``: still to shoot; None: until the colour). The table counts
+what the exit sensor counted (:meth:`_count_shot`): a short shot leaves the
+rest owed at the head, surplus cards are laid aside, and hands grow by what
+was planned.
+"""
+
+from __future__ import annotations
+
+from .editions import (DRAW, FLIP, PLAIN, REVERSE, SHUFFLE, SKIP, SKIP_ALL, SKIP_TWO, SWAP, TARGETED_DRAW,
+                       WILD_DRAW, deck)
+from .state import PENALTY_REASONS, Owed
+
+HAND_SIZE = 7
+# entries the shooter serves without a press (the dealer's own shots)
+DEALT = ("deal", "first")
+CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (4 -> 6; 2 -> 4; colour + 2)
+
+
+class ExactRules:
+    """The D-*, CL-*, AW-*, FL-* rules (mixin of Table)."""
+
+    # --- helpers ----------------------------------------------------------------
+    def _owe_cards(self, seat: int, cards: int | None, reason: str, front: bool = False):
+        """Queue one exact entry (one press serves it in full)."""
+        entry = Owed(seat, 1, reason, seat, cards=cards, exact=True)
+        queue = self.game.queue
+        position = len(queue)
+        if front and self.options.penalty_queue == "front":
+            position = next((i for i, o in enumerate(queue) if o.reason not in (*PENALTY_REASONS, "give")),
+                            len(queue))
+        queue.insert(position, entry)
+
+    def _card(self, name: str):
+        g = self.game
+        return deck(g.variant, g.side)[name]
+
+    def _emit_hands(self, reason: str):
+        self._emit("hands", hands={str(s): n for s, n in self.game.hands.items()}, reason=reason)
+
+    # --- the exit sensor ---------------------------------------------------------
+    # D-SENSOR: the exact variants need the exit sensor to count cards; `game new`
+    # refuses them without it (Table.new_game asks _sensor_problem).
+    @staticmethod
+    def _sensor_problem(variant: str, counting: bool) -> str | None:
+        if variant == "extreme" or counting:
+            return None
+        return (f"variant {variant} needs the card-exit sensor to count cards; fit it or play "
+                f"variant=extreme")
+
+    # --- the deal and the first card ----------------------------------------------
+    def _turns_up_first(self, **_) -> bool:
+        return self.game.variant != "all-wild"
+
+    def _deal(self, dealer: int, cards: int):
+        # D-DEAL: 7 cards per seat, one counted shot each, from the dealer's left
+        # clockwise, the dealer last; then 1 card (`first`) to the dealer.
+        g = self.game
+        g.dealer, g.deck, g.direction = dealer, cards, "cw"
+        g.queue, g.reports, g.first, g.drawn, g.challenge = [], {}, None, None, None
+        g.going_out = g.round_winner = None
+        g.side = "light" if g.variant == "flip" else None
+        g.hands = {s: 0 for s in range(1, g.players + 1)}
+        seat = dealer
+        for _ in g.in_game:
+            seat = g.next_seat(seat, "cw")
+            self._owe_cards(seat, HAND_SIZE, "deal")
+        self._owe_cards(dealer, 1, "first")
+        # AW-FIRST: the first card is ignored, never replaced: play starts left of the dealer
+        g.current = g.next_seat(dealer) if g.variant == "all-wild" else None
+
+    def _first_stands(self, card: str) -> bool:
+        # D-FIRST: the variant decides whether the up card stands; a standing card is carried out
+        # by _apply_first.
+        # CL-FIRST: `start=redraw` voids any non-number (black cards too: nobody may pick a colour);
+        # `start=apply` lets every card stand: a first draw card makes the dealer's left owe its
+        # cards (`start`, no challenge) and skips it; a skip skips it; a reverse lets the dealer
+        # start, counter-clockwise; black cards without a draw are ordinary.
+        # FL-FIRST: the first card (light) is carried out as classic's `apply` does, except a
+        # Wild Draw Two, which goes back to the deck (void), and a flip: side dark, ordinary (the
+        # dark face does nothing); a skip means the second seat left of the dealer starts.
+        # Two players: the dealer starts after a first skip, draw card or reverse.
+        g = self.game
+        if g.variant == "flip":
+            return card != "wild-draw-two"
+        return g.start == "apply" or card == "number"
+
+    def _void_first(self, card: str):
+        # a void card gets one more card to the dealer (shot without a press)
+        g = self.game
+        g.first = card
+        self._owe_cards(g.dealer, 1, "first")
+
+    def _apply_first(self, card: str):
+        g = self.game
+        g.first = card
+        left = g.next_seat(g.dealer)
+        g.current = left
+        row = self._card(card)
+        if row.effect in (DRAW, WILD_DRAW):
+            self._owe_cards(left, row.cards, "start")
+            g.current = g.next_seat(left)
+        elif row.effect == SKIP:
+            g.current = g.next_seat(left)
+        elif row.effect == REVERSE:
+            g.direction, g.current = "ccw", g.dealer
+        elif row.effect == FLIP:
+            g.side = "dark"
+            self._emit("side", side=g.side)
+
+    # --- presses, draws, passes ---------------------------------------------------
+    def _exact_due(self) -> tuple[int, str, int] | None:
+        """What a press serves now: (seat, reason, cards), or None (the draw)."""
+        head = self.game.head
+        if head is None:
+            return None
+        # the head in full, or 1 card of an open-ended Draw Colour entry
+        return head.seat, head.reason, 1 if head.cards is None else head.cards
+
+    def _apply_exact_press(self):
+        # D-DRAW: with nothing owed a press is the current player's 1-card draw; the turn goes on.
+        g = self.game
+        if not g.queue:
+            self._owe_cards(g.current, 1, "draw")
+            g.drawn = g.current
+        chal, head = g.challenge, g.head
+        if chal and head.seat == chal["seat"] and head.reason == chal["card"]:
+            g.challenge = None  # the victim pressed for its cards: too late to challenge
+
+    def _apply_pass(self):
+        # after a draw the player may pass; the turn ends
+        g = self.game
+        g.drawn = None
+        g.current = g.next_seat(g.current)
+
+    def _count_shot(self, planned: int, ejected: int):
+        # D-SERVE: the counted cards serve the head; the rest stays owed there (a short shot);
+        # surplus cards are laid aside (the hand grows by what was planned).
+        g = self.game
+        head = g.head
+        got = min(planned, ejected)
+        if head is None or got == 0:
+            return
+        head.served += got
+        if head.cards is not None:
+            head.cards -= got
+        if head.reason != "first":  # the first card goes to the pile, not into the dealer's hand
+            g.hands[head.seat] += got  # D-HANDS: + cards counted to it
+        if head.cards == 0:
+            g.queue.pop(0)
+            if head.reason == "deal" and not any(o.reason == "deal" for o in g.queue):
+                self._emit("deal", dealer=g.dealer, hand=HAND_SIZE, hands={str(s): n for s, n in g.hands.items()})
+            if head.reason != "draw":  # a draw sends no `turn` event
+                self._announce(None)
+        elif head.cards is not None and head.reason not in DEALT:
+            self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
+
+    def _apply_colour_found(self):
+        # the open-ended Draw Colour entry ends when the colour came out
+        self.game.queue.pop(0)
+        self._announce(None)
+
+    def _apply_give(self, seat: int, cards: int):
+        # D-GIVE: N cards owed to S, queued like a penalty; turns unchanged (a house rule, a correction)
+        self._owe_cards(seat, cards, "give", front=True)
+
+    # --- plays -------------------------------------------------------------------
+    def _apply_exact_play(self, card: str, target: int | None, last: bool):
+        g = self.game
+        player = g.current
+        row = self._card(card)
+        g.hands[player] -= 1  # -1 per play
+        g.drawn = None
+        if g.hands[player] == 0:
+            g.going_out = player  # D-LAST: the round ends once nothing is owed
+        getattr(self, EXACT_EFFECT[row.effect])(player, card, row, target)
+
+    def _after(self, seat: int, steps: int = 1) -> int:
+        g = self.game
+        for _ in range(steps):
+            seat = g.next_seat(seat)
+        return seat
+
+    def _x_plain(self, player, card, row, target):
+        self.game.current = self._after(player)
+
+    def _x_skip(self, player, card, row, target):
+        self.game.current = self._after(player, 2)
+
+    def _x_skip_two(self, player, card, row, target):
+        # skip-two: the next min(2, players - 1) lose the turn (no one skips himself);
+        # AW-2P: with two players Skip Two (and Reverse, two_player_reverse) act as Skip
+        g = self.game
+        g.current = self._after(player, 1 + min(2, len(g.in_game) - 1))
+
+    def _x_skip_all(self, player, card, row, target):
+        # FL-2P: Skip Everyone gives the card's player the next turn, at any table size
+        self.game.current = player
+
+    def _x_reverse(self, player, card, row, target):
+        g = self.game
+        g.direction = "ccw" if g.direction == "cw" else "cw"
+        # CL-2P: with two players a Reverse acts as a Skip (two_player_reverse; All Wild and Flip
+        # by decision, see skip-two); a Skip, a draw card give the card's player the turn again
+        if g.two_left and self.options.two_player_reverse == "skip":
+            g.current = player
+        else:
+            g.current = self._after(player)
+
+    def _x_draw(self, player, card, row, target):
+        # D-OWED: the victim gets one entry and loses its turn (current points past it);
+        # with two players the card's player goes again.
+        g = self.game
+        victim = self._after(player)
+        if g.going_out != player or self.options.last_hit_counts:
+            self._owe_cards(victim, row.cards, card)
+            if row.challengeable:
+                g.challenge = {"seat": victim, "by": player, "card": card}
+        g.current = self._after(victim)
+
+    def _x_targeted(self, player, card, row, target):
+        # targeted-draw-two: the target takes 2 and keeps its turn; play goes on after the card's player
+        self._owe_cards(target, row.cards, card)
+        self.game.current = self._after(player)
+
+    def _x_swap(self, player, card, row, target):
+        # forced-swap: player and target swap hand counts; AW-LAST: a last forced swap wins, unswapped
+        g = self.game
+        if g.going_out != player:
+            g.hands[player], g.hands[target] = g.hands[target], g.hands[player]
+            self._emit_hands("forced-swap")
+        g.current = self._after(player)
+
+    def _x_shuffle(self, player, card, row, target):
+        # wild-shuffle: hands pooled and dealt one by one from the player's left, clockwise; then the
+        # next player. As last card: no redeal.
+        g = self.game
+        if g.going_out != player:
+            pool = sum(g.hands[s] for s in g.in_game)
+            hands = {s: 0 for s in g.hands}
+            seat = player
+            for _ in range(pool):
+                seat = g.next_seat(seat, "cw")
+                hands[seat] += 1
+            g.hands = hands
+            self._emit_hands("wild-shuffle")
+        g.current = self._after(player)
+
+    def _x_flip(self, player, card, row, target):
+        # FL-SIDE: the side changes (`side` event): the table turns over the discard pile, every hand and
+        # the draw pile (the seed: "de aflegstapel, de trekstapel en alle handen"; for the shooter: lid
+        # open, the magazine's stack turned over, lid closed: the count stays). The card now showing does
+        # nothing.
+        g = self.game
+        g.side = "dark" if g.side == "light" else "light"
+        self._emit("side", side=g.side)
+        g.current = self._after(player)
+
+    # --- challenges --------------------------------------------------------------
+    def _apply_challenge(self, seat: int, result: str):
+        # CL-CHAL, FL-CHAL: the victim of a waiting wild draw card challenges before its first card.
+        # upheld (the card was illegal): the card's player takes the card's cards (`challenge`) and
+        # the victim plays; rejected: the victim takes CHALLENGE_EXTRA more and its turn is lost.
+        g = self.game
+        chal, g.challenge = g.challenge, None
+        entry = next(o for o in g.queue if o.seat == chal["seat"] and o.reason == chal["card"])
+        if result == "upheld":
+            g.queue.remove(entry)
+            self._owe_cards(chal["by"], entry.cards, "challenge")
+            g.current = seat
+        elif entry.cards is not None:
+            entry.cards += CHALLENGE_EXTRA
+        else:
+            self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
+
+    # --- the Uno windows with hand counts ------------------------------------
+    def _move_exact_windows(self, trigger: str, hands_before: dict | None, press_seat: int | None):
+        """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants."""
+        # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any
+        # later play or draw, any press by the next player (after the card's player), or when
+        # that hand changes.
+        g = self.game
+        if g.hands is None or hands_before is None:
+            g.uno_windows = []
+            return
+        windows = []
+        for w in g.uno_windows:
+            nxt = g.next_seat(w["seat"])
+            if trigger == "play_exact" or (trigger == "serve_exact_press" and press_seat == nxt):
+                continue
+            if g.hands[w["seat"]] != hands_before[w["seat"]]:
+                continue
+            windows.append(w)
+        if trigger == "play_exact":
+            for s in g.in_game:
+                if g.hands[s] == 1 and hands_before[s] != 1:
+                    windows.append({"seat": s, "called": g.uno_ahead == s})
+            g.uno_ahead = None
+        g.uno_windows = windows
+        g.uno_window = dict(windows[0]) if windows else None
+
+    def _exact_uno_problem(self, seat: int) -> tuple[str, str] | None:
+        g = self.game
+        held = g.hands[seat]
+        if any(w["seat"] == seat for w in g.uno_windows) or (seat == g.current and held == 2 and not g.queue):
+            return None
+        if held == 1:
+            return "too-late", f"Seat {seat}'s Uno window is closed."
+        return "bad-argument", f"Seat {seat} holds {held} cards: nothing to call Uno for."
+
+    def _exact_catch_problem(self, seat: int) -> tuple[str, str] | None:
+        g = self.game
+        window = next((w for w in g.uno_windows if w["seat"] == seat), None)
+        if g.hands[seat] != 1:
+            return "bad-argument", f"Seat {seat} holds {g.hands[seat]} cards, not 1."
+        if window is None or window["called"]:
+            return "too-late", f"Seat {seat} called Uno or its window is closed."
+        return None
+
+    def _apply_exact_uno(self, seat: int):
+        g = self.game
+        for w in g.uno_windows:
+            if w["seat"] == seat:
+                w["called"] = True
+        if seat == g.current and g.hands[seat] == 2:
+            g.uno_ahead = seat
+        g.uno_window = dict(g.uno_windows[0]) if g.uno_windows else None
+
+    def _apply_exact_catch(self, seat: int):
+        # CL-UNO: a caught Uno costs uno_penalty cards (2; 4 by the 2001 sheet)
+        g = self.game
+        g.uno_windows = [w for w in g.uno_windows if w["seat"] != seat]
+        g.uno_window = dict(g.uno_windows[0]) if g.uno_windows else None
+        self._owe_cards(seat, g.uno_penalty, "uno", front=True)
+
+
+EXACT_EFFECT = {
+    PLAIN: "_x_plain", SKIP: "_x_skip", REVERSE: "_x_reverse", DRAW: "_x_draw", WILD_DRAW: "_x_draw",
+    SKIP_TWO: "_x_skip_two", TARGETED_DRAW: "_x_targeted", SWAP: "_x_swap", SHUFFLE: "_x_shuffle",
+    FLIP: "_x_flip", SKIP_ALL: "_x_skip_all",
+}
