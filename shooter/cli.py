@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -79,8 +80,11 @@ def _consoles(args, config) -> list[str]:
     for kind in kinds:
         if kind != "stdio" and not kind.startswith(("tcp:", "serial:")):
             raise ConfigError(f"--console {kind}: must be stdio, tcp:PORT or serial:DEVICE")
-        if kind.startswith("tcp:") and not kind[4:].isdigit():
+        if kind.startswith("tcp:") and not (kind[4:].isascii() and kind[4:].isdigit()):
             raise ConfigError(f"--console {kind}: the port must be a number")
+        if kind.startswith("tcp:") and not (int(kind[4:]) == 0 or 1024 <= int(kind[4:]) <= 65535):
+            raise ConfigError(f"--console {kind}: port {int(kind[4:])} is not 1024..65535 "
+                              f"(0 picks a free one; below 1024 are privileged ports)")
     return kinds
 
 
@@ -174,7 +178,7 @@ def _run_virtual(app, fmt: str) -> int:
 def _run_real(app, consoles: list[str], config, fmt: str) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
-    from .consoles import QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
+    from .consoles import ConsolePortError, QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
     from .service import notify, watchdog_interval
     loop, controller = app.loop, app.controller
     log = app.log
@@ -184,10 +188,9 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     for kind in consoles:
         if kind == "stdio":
-            def write_out(data: bytes) -> None:
-                sys.stdout.buffer.write(data)
-                sys.stdout.buffer.flush()
-            sink = QueuedSink(write_out, name="stdout-writer", encode=encoder(fmt))
+            # Raw file descriptors, not sys.stdin/stdout: a daemon thread blocked inside a buffered
+            # object's lock at exit aborts the interpreter ("_enter_buffered_busy", seen on Ctrl-C).
+            sink = QueuedSink(_write_fd(sys.stdout.fileno()), name="stdout-writer", encode=encoder(fmt))
             controller.add_sink(sink)
             closers.append(lambda sink=sink: sink.close(wait=5.0))  # what was answered gets out
 
@@ -198,13 +201,20 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
                 else:
                     loop.stop()
 
-            def read_stdin(sink=sink):
-                for line in read_lines(sys.stdin.buffer.read1):
+            def read_stdin(sink=sink, fd=sys.stdin.fileno()):
+                for line in read_lines(lambda n: _read_fd(fd, n)):
                     loop.post(lambda line=line: controller.handle_line(line, sink))
                 loop.post(stop_when_idle)
             threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
         elif kind.startswith("tcp:"):
-            tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller)
+            try:
+                tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller,
+                                 max_clients=config.console.max_clients, log=log)
+            except ConsolePortError as exc:
+                for close in closers:
+                    close()
+                print(f"uno-shooter: --console {kind}: {exc.strerror}", file=sys.stderr)
+                return 2
             log(f"uno-shooter: TCP console on 127.0.0.1:{tcp.port}")
             closers.append(tcp.close)
         else:
@@ -213,11 +223,14 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
                                            log=log)
             closers.append(serial_console.close)
 
+    stopped_by = []
+
     def halt():
         app.hw.motor.emergency_stop()  # at once, even if the loop is busy
         loop.stop()  # the loop returns, the with-block closes the hardware
 
     def on_signal(signum, _frame):
+        stopped_by.append(signum)
         # The handler runs on the loop's own thread, possibly while that thread holds the lock
         # of the loop's wake-up Event: setting the Event here could deadlock. A thread does it.
         threading.Thread(target=halt, name="halt", daemon=True).start()
@@ -239,7 +252,29 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
         notify("STOPPING=1")
         for close in closers:
             close()
+    if stopped_by:
+        name = signal.Signals(stopped_by[0]).name
+        saved = "game saved" if app.store is not None else "no state file"
+        log(f"uno-shooter: stopped by {name}: motor off, {saved}")
+        if stopped_by[0] == signal.SIGINT:
+            return 130  # a shell's convention for Ctrl-C
     return 0
+
+
+def _read_fd(fd: int, n: int) -> bytes:
+    """Read from a file descriptor; an interrupted or vanished input is its end."""
+    try:
+        return os.read(fd, n)
+    except OSError:
+        return b""
+
+
+def _write_fd(fd: int):
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    return write
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,7 +18,7 @@ from .commands import COMMANDS, lookup
 from .errors import CommandError
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
-from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name
+from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name, whole_number
 from .scheduler import Scheduler
 from .table import Table
 
@@ -185,7 +185,7 @@ class Controller:
     def cmd_game_new(self, players, dealer=None, edition="2016", scoring="winner", limit=500):
         if dealer is not None and dealer != "random":
             try:
-                dealer = int(dealer)
+                dealer = whole_number(dealer)
             except ValueError:
                 raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
         self._game("new_game", players, dealer=dealer, edition=edition, scoring=scoring, limit=limit)
