@@ -149,9 +149,9 @@ class QueuedSink:
             self._on_overflow()
             self._clear()
             return
-        lost = self._clear() + 1   # the backlog and this line
+        lost = self._clear()   # the backlog; this line goes out after the notice
         self.dropped += lost
-        for item in (self._encode(self._recover(lost)),):
+        for item in (self._encode(self._recover(lost)), data):
             try:
                 self._queue.put_nowait(item)
             except queue.Full:  # pragma: no cover - the queue was just emptied
@@ -291,6 +291,8 @@ class TcpConsole:
             conn.settimeout(1.0)
             conn.sendall((dumps({"event": "refused", "t": round(self._controller.clock.now(), 6),
                                  "source": "tcp", "error": "busy", "message": message}) + "\n").encode())
+            conn.shutdown(socket.SHUT_WR)
+            conn.recv(65536, socket.MSG_DONTWAIT)  # drop what it sent already: a close would reset
         except OSError:
             pass
         finally:
@@ -316,7 +318,10 @@ class TcpConsole:
                 pass
 
         def writer_done():
-            hang_up()
+            try:
+                conn.shutdown(socket.SHUT_WR)  # the client reads to the end, then sees the end
+            except OSError:
+                pass
             release()
 
         secs = int(self.SEND_TIMEOUT)
@@ -326,18 +331,22 @@ class TcpConsole:
                           on_error=hang_up, on_exit=writer_done)
         controller = self._controller
         self._post(lambda: controller.add_sink(sink))
+        def finish():  # on the loop, after every line this connection posted has been answered
+            controller.remove_sink(sink)
+            sink.close()
         try:
             for line in read_lines(conn.recv, partial=False):
                 if HTTP.match(line):
-                    self._post(lambda line=line: sink(http_refusal(line)))
+                    self._post(lambda line=line: (sink(http_refusal(line)), finish()))
+                    # nothing after it runs; what the client still sends is read and dropped (closing a
+                    # socket with unread input would reset it before the client read the reply)
+                    for _, _ in zip(range(16), iter(lambda: conn.recv(4096), b"")):
+                        pass
                     break
                 self._post(lambda line=line: controller.handle_line(line, sink))
         except OSError:
             pass
         finally:
-            def finish():  # on the loop, after every line this connection posted has been answered
-                controller.remove_sink(sink)
-                sink.close()
             self._post(finish)
             release()
 
@@ -403,7 +412,8 @@ class SerialConsole:
                     self._log(f"uno-shooter: console {self.device}: {problem}; retrying (at most every "
                               f"{self._max_interval:g} s)")
                     last_problem = problem
-                self._wait(pause)
+                if self._wait(pause):
+                    return
                 pause = min(pause * 2, self._max_interval)
                 continue
             if self._stop.is_set():
@@ -446,7 +456,8 @@ class SerialConsole:
                     port.close()
                 except Exception as exc:
                     self._log(f"uno-shooter: console {self.device}: closing: {exc}")
-            self._wait(self._interval)
+            if self._wait(self._interval):
+                return
 
     def close(self) -> None:
         self._stop.set()
