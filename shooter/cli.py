@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 from . import __version__
-from .errors import ConfigError
+from .errors import ConfigError, InstallError
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -127,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app = App(config, sim=args.sim, virtual=args.clock == "virtual", seed=args.seed,
                   state_dir=state_dir, exit_sensor=not args.no_exit_sensor)
+    except InstallError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:
         hint = "" if args.sim else " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
         print(f"uno-shooter: cannot start: {exc}{hint}", file=sys.stderr)
@@ -254,7 +257,8 @@ def _run_real(app, consoles: list[str], config, fmt: str) -> int:
             close()
     if stopped_by:
         name = signal.Signals(stopped_by[0]).name
-        saved = "game saved" if app.store is not None else "no state file"
+        saved = ("game saved" if app.store is not None else
+                 "the game was in memory only" if app.storage is not None else "no state file")
         log(f"uno-shooter: stopped by {name}: motor off, {saved}")
         if stopped_by[0] == signal.SIGINT:
             return 130  # a shell's convention for Ctrl-C

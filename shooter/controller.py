@@ -44,7 +44,8 @@ class Controller:
     def __init__(self, *, loop: ControlLoop, hw: Hardware, table: Table, scheduler: Scheduler,
                  launcher_settings: LauncherSettings = LauncherSettings(),
                  seat_angles: Callable[[int], list[float]] | None = None, default_seats: int = 4,
-                 world=None, cards: int | None = None, store=None):
+                 world=None, cards: int | None = None, store=None, storage: dict | None = None,
+                 rules=None):
         self.loop = loop
         self.clock = loop.clock
         self.hw = hw
@@ -52,6 +53,8 @@ class Controller:
         self.scheduler = scheduler
         self.world = world
         self.store = store
+        self.storage = storage      # {"mode": "memory", "path", "message"} when the game cannot be saved
+        self.rules = rules          # the config's [rules]: every new game starts with them
         self.default_seats = default_seats
         s = hw.settings.servo
         self._seat_angles = seat_angles or (lambda n: spread_angles(n, s.min_angle, s.max_angle))
@@ -79,6 +82,8 @@ class Controller:
     # ---- output ----
     def add_sink(self, sink: Sink) -> None:
         self._sinks.append(sink)
+        if self.storage is not None:  # each console learns at once that nothing is being saved
+            sink({"event": "storage", "t": round(self.clock.now(), 6), **self.storage})
 
     def remove_sink(self, sink: Sink) -> None:
         if sink in self._sinks:
@@ -176,6 +181,7 @@ class Controller:
                 "profile": self.scheduler.profile.name,
             },
             "game": self.table.status(),
+            **({"storage": self.storage} if self.storage is not None else {}),
         }
 
     def _game(self, method: str, *args, **kwargs):
