@@ -19,9 +19,11 @@ COMMANDS: list[tuple[Spec, str]] = [
     (Spec(("game", "new"), required={"players": integer(2, 10)},
           optional={"dealer": any_text, "edition": choice("2016", "2010"),
                     "scoring": choice("winner", "lowest", "elimination"), "limit": integer(1, 100000)},
+          flags=("force",),
           usage="game new players=N [dealer=S|random] [edition=2016|2010] "
-                "[scoring=winner|lowest|elimination] [limit=500]",
-          summary="starts a game; all totals 0; phase deal"), "cmd_game_new"),
+                "[scoring=winner|lowest|elimination] [limit=500] [force]",
+          summary="starts a game; all totals 0; phase deal; while a game is running (not over) it needs "
+                  "force"), "cmd_game_new"),
     (Spec(("round", "start"), required={"first": any_text}, optional={"dealer": SEAT},
           usage="round start first=CARD [dealer=S]",
           summary="the dealer turned up CARD; the first-card rules apply; phase play"), "cmd_round_start"),

@@ -113,7 +113,7 @@ class QueuedSink:
     builds a notice from the number of lines dropped: the backlog is dropped, the notice and the
     new line are queued and the console carries on (a serial link: the client stays); or, without
     ``recover``, ``on_overflow`` is called once (drop the client) and further lines are discarded.
-    A write that fails calls ``on_error`` and ends the writer. ``on_exit`` runs on the writer's
+    A write that fails calls ``on_error`` (the writer goes on with the next line). ``on_exit`` runs on the writer's
     thread once it is done (after :meth:`close`, everything queued before it has been written).
     """
 
@@ -147,7 +147,6 @@ class QueuedSink:
             self.dropped += 1
             self.alive = False
             self._on_overflow()
-            self._clear()
             return
         lost = self._clear()   # the backlog; this line goes out after the notice
         self.dropped += lost
@@ -178,11 +177,8 @@ class QueuedSink:
                     return
                 try:
                     self._write(data)
-                except Exception as exc:  # the transport is gone or timed out
-                    self.alive = False
-                    self._clear()
+                except Exception as exc:  # the transport is gone or timed out; the owner decides
                     self._on_error(exc)
-                    return
         finally:
             self._on_exit()
 
@@ -426,6 +422,8 @@ class SerialConsole:
             broken = threading.Event()
 
             def write_failed(exc, port=port, broken=broken):
+                if broken.is_set():
+                    return
                 broken.set()
                 self._log(f"uno-shooter: console {self.device}: write failed ({exc}); reopening")
                 try:

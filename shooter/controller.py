@@ -188,13 +188,26 @@ class Controller:
         events = getattr(self.table, method)(*args, **kwargs)
         self._after_game_change(events)
 
-    def cmd_game_new(self, players, dealer=None, edition="2016", scoring="winner", limit=500):
+    def cmd_game_new(self, players, dealer=None, edition="2016", scoring="winner", limit=500, force=False):
         if dealer is not None and dealer != "random":
             try:
                 dealer = whole_number(dealer)
             except ValueError:
                 raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
-        self._game("new_game", players, dealer=dealer, edition=edition, scoring=scoring, limit=limit)
+        game = self.table.status()
+        if game is not None and game["phase"] != "over" and not force:
+            totals = ", ".join(f"{seat}: {points}" for seat, points in game["totals"].items())
+            raise CommandError("wrong-phase", f"a game is running (round {game['round']}, totals {totals}); "
+                                              "`game new ... force` ends it and starts a new one")
+        # every new game starts with the config's [rules]; a resumed game kept its own
+        kept = self.table.options
+        if self.rules is not None:
+            self.table.options = self.rules
+        try:
+            self._game("new_game", players, dealer=dealer, edition=edition, scoring=scoring, limit=limit)
+        except BaseException:
+            self.table.options = kept
+            raise
 
     def cmd_round_start(self, first, dealer=None):
         self._game("start_round", first, dealer=dealer)
