@@ -102,13 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "check-config":
-        try:
-            load_config(args.path)
-        except ConfigError as exc:
-            print(f"uno-shooter: config: {exc}", file=sys.stderr)
-            return 2
-        print(f"uno-shooter: config {args.path or 'defaults'} is valid")
-        return 0
+        return _check_config(args)
     try:
         config = load_config(args.config)
         consoles = _consoles(args, config)
@@ -120,8 +114,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
     if not consoles:
-        print("uno-shooter: no console configured (console.* in the config, or --console)", file=sys.stderr)
+        print(f"uno-shooter: {NO_CONSOLE}", file=sys.stderr)
         return 2
+    from .config import config_warnings
+    for warning in config_warnings(config):
+        print(f"uno-shooter: warning: {warning}", file=sys.stderr)
     state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
     from .app import App
     try:
@@ -143,6 +140,25 @@ def main(argv: list[str] | None = None) -> int:
         return _run_real(app, consoles, config, fmt)
 
 
+NO_CONSOLE = "no console configured (console.stdio, console.tcp_port or console.serial in the config, or --console)"
+
+
+def _check_config(args) -> int:
+    """What ``run`` would say about the config, without starting: the same errors, and warnings."""
+    from .config import config_warnings, load_config
+    try:
+        config = load_config(args.path)
+        if not _consoles(argparse.Namespace(console=None), config):
+            raise ConfigError(NO_CONSOLE)
+    except ConfigError as exc:
+        print(f"uno-shooter: config: {exc}", file=sys.stderr)
+        return 2
+    for warning in config_warnings(config):
+        print(f"uno-shooter: warning: {warning}", file=sys.stderr)
+    print(f"uno-shooter: config {args.path or 'defaults'} is valid")
+    return 0
+
+
 def _simulate(args) -> int:
     import json
     import time
@@ -158,8 +174,13 @@ def _simulate(args) -> int:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    for result in play_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
-                             limit=args.limit, edition=args.edition, config=config):
+    try:
+        results = play_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
+                             limit=args.limit, edition=args.edition, config=config)
+    except ConfigError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
+    for result in results:
         print(json.dumps(result.__dict__), flush=True)
     print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
     return 0

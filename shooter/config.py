@@ -277,3 +277,16 @@ def load_config(path: Path | None) -> Config:
         return parse_config(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+HARDWARE_PWM_PINS = (12, 13, 18, 19)   # the Pi's PWM0/PWM1 channels
+
+
+def config_warnings(config: Config) -> list[str]:
+    """Things a config allows that will probably not work well; each names the key."""
+    warnings = []
+    servo = config.hardware.pins.servo
+    if servo not in HARDWARE_PWM_PINS:
+        warnings.append(f"pins.servo: GPIO{servo} has no hardware PWM (GPIO12, 13, 18 or 19 have): the servo "
+                        f"gets software PWM and may jitter")
+    return warnings

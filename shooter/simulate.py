@@ -15,6 +15,7 @@ from sim.bots import BotTable
 
 from .app import App
 from .config import Config, parse_config
+from .errors import ConfigError
 from .table import CARDS
 
 
@@ -38,6 +39,11 @@ def play_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
     """Play ``games`` whole games, each with its own seed (``seed``, ``seed + 1``, ...)."""
     results = []
     base = config or parse_config({})
+    if base.hardware.pins.exit_sensor is None:
+        # the bots hand each shot's cards to its seat by the count of the exit beam (sim.bots)
+        raise ConfigError("pins.exit_sensor = false: `uno-shooter simulate` needs the card-exit sensor, whose "
+                          "count tells the bots whose hand each card goes to; leave pins.exit_sensor out to "
+                          "simulate (`uno-shooter run --sim --no-exit-sensor` tries the shooter without it)")
     for game_seed in range(seed, seed + games):
         config = replace(base, sim_cards=0)  # the bots load their own real cards
         with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
