@@ -14,6 +14,7 @@ import os
 import queue
 import re
 import socket
+import struct
 import threading
 from typing import BinaryIO, Callable, Iterator
 
@@ -321,8 +322,12 @@ class TcpConsole:
             release()
 
         secs = int(self.SEND_TIMEOUT)
-        conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
-                        (secs.to_bytes(8, "little") + int((self.SEND_TIMEOUT - secs) * 1e6).to_bytes(8, "little")))
+        try:  # struct timeval: two C longs (4 or 8 bytes each, as the platform has them)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO,
+                            struct.pack("ll", secs, int((self.SEND_TIMEOUT - secs) * 1e6)))
+        except OSError as exc:
+            self._log(f"uno-shooter: TCP console {self.port}: no send timeout ({exc}); a client that does not "
+                      f"read is dropped when its backlog is full")
         sink = QueuedSink(conn.sendall, name="tcp-writer", limit=self._queue_limit, on_overflow=hang_up,
                           on_error=hang_up, on_exit=writer_done)
         controller = self._controller
