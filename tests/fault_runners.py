@@ -319,7 +319,10 @@ def tcp_connections(n: int, seed: int = 17) -> FaultResult:
             survived += ok
         status = _ask(console.port, b"status")
         lid_closed = bool(status) and status[0]["shooter"]["lid"] == "closed"   # no cut-off or HTTP body ran
-        threads = sum(1 for t in threading.enumerate() if t.name.startswith("tcp-"))
+        per_connection = [t for t in threading.enumerate() if t.name in ("tcp-writer", "tcp-console-reader")]
+        for t in per_connection:   # the last connection's may still be finishing: wait, with a limit
+            t.join(LIMIT)
+        threads = 1 + sum(t.is_alive() for t in per_connection)
     finally:
         close()
     return FaultResult("TCP connects/cut-offs/half-closes/HTTP", n, survived if lid_closed else 0, 0,
