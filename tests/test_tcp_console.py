@@ -209,3 +209,10 @@ def test_a_tcp_port_in_use_exits_2_with_one_line_naming_it():
     lines = out.stderr.decode().splitlines()
     assert out.returncode == 2 and len(lines) == 1 and f"port {port} is in use" in lines[0], out.stderr
     assert "Traceback" not in out.stderr.decode()
+
+
+def test_a_bare_cr_client_on_tcp_gets_one_reply_per_line(served):
+    with served.connect() as conn:
+        conn.sendall(b"version\rstatus\r\n# note\rpress\x1f\r")
+        got = replies(read_all(conn, shut=True))
+    assert [r["reply"] for r in got] == ["version", "status", "press"] and got[2]["error"] == "bad-argument"
