@@ -57,13 +57,15 @@ class App:
                      f"servo backend {self.hardware_info['servo_backend']}")
         self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory, servo=servo)
         try:
+            self.storage = None   # set when the game is held in memory only
             self.store = Store(state_dir) if state_dir is not None else None
             table = self._restore(config)
             self.controller = Controller(
                 loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config),
                 launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
                 default_seats=config.default_seats, world=self.world,
-                cards=config.sim_cards if sim else None, store=self.store)
+                cards=config.sim_cards if sim else None, store=self.store, storage=self.storage,
+                rules=RuleOptions(**config.rules))
             self.controller.calibration, self.controller.config = self.calibration, file_config
             self.controller.hardware_info = self.hardware_info
             self.controller.start()
@@ -92,19 +94,30 @@ class App:
         return angles
 
     def _restore(self, config: Config) -> Table:
+        """The saved game, or a fresh table. A state file that cannot be read is set aside (never a
+        crash loop); if even that fails (a read-only card), the game is held in memory, announced."""
         options = RuleOptions(**config.rules)
         rng = random.Random(f"table-{self.seed}")
-        if self.store is None:
+        store = self.store
+        if store is None:
             return Table(options=options, rng=rng)
         try:
-            state = self.store.load()
+            store.probe()
+        except OSError as exc:  # InstallError (a permission error) is not an OSError: it stops the start
+            self._in_memory(f"{store.directory} cannot be written ({exc.strerror or exc})")
+        try:
+            state = store.load()
             if state is not None:
                 table = Table.from_dict(state, rng=rng)
-                self.log(f"uno-shooter: resumed the game saved in {self.store.path}")
+                self.log(f"uno-shooter: resumed the game saved in {store.path}")
                 return table
         except StateFileError as exc:
-            kept = self.store.set_aside()
-            self.log(f"uno-shooter: {exc}; kept it as {kept} and started without a game")
+            try:
+                kept = store.set_aside()
+            except OSError as move_exc:
+                self._in_memory(f"{exc}; it cannot be moved aside ({move_exc.strerror or move_exc})")
+            else:
+                self.log(f"uno-shooter: {exc}; kept it as {kept} and started without a game")
         return Table(options=options, rng=rng)
 
     def start_web(self, host: str, port: int, *, max_connections: int = 16):
@@ -118,6 +131,13 @@ class App:
         web.start()
         self.log(f"uno-shooter: web console on http://{host}:{web.port}/")
         return web.close
+
+    def _in_memory(self, why: str) -> None:
+        """Go on without saving: announced in the log, in ``status`` and by a ``storage`` event."""
+        if self.storage is None:
+            self.log(f"uno-shooter: {why}; the game is kept in memory only (it is lost on a restart)")
+            self.storage = {"mode": "memory", "path": str(self.store.path), "message": why}
+            self.store = None
 
     def close(self) -> None:
         """Motor off and every device closed; safe twice."""

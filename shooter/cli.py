@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
 
 from . import __version__
-from .errors import ConfigError
+from .errors import ConfigError, InstallError
 from .protocol import PROTOCOL_VERSION
 from .table.args import EDITIONS, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
 
@@ -101,8 +102,11 @@ def _consoles(args, config) -> list[str]:
     for kind in kinds:
         if kind != "stdio" and not kind.startswith(("tcp:", "serial:")):
             raise ConfigError(f"--console {kind}: must be stdio, tcp:PORT or serial:DEVICE")
-        if kind.startswith("tcp:") and not kind[4:].isdigit():
+        if kind.startswith("tcp:") and not (kind[4:].isascii() and kind[4:].isdigit()):
             raise ConfigError(f"--console {kind}: the port must be a number")
+        if kind.startswith("tcp:") and not (int(kind[4:]) == 0 or 1024 <= int(kind[4:]) <= 65535):
+            raise ConfigError(f"--console {kind}: port {int(kind[4:])} is not 1024..65535 "
+                              f"(0 picks a free one; below 1024 are privileged ports)")
     return kinds
 
 
@@ -122,13 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("selftest", "calibrate"):
         return _bringup(args)
     if args.command == "check-config":
-        try:
-            load_config(args.path)
-        except ConfigError as exc:
-            print(f"uno-shooter: config: {exc}", file=sys.stderr)
-            return 2
-        print(f"uno-shooter: config {args.path or 'defaults'} is valid")
-        return 0
+        return _check_config(args)
     try:
         config = load_config(args.config)
         consoles = _consoles(args, config)
@@ -141,13 +139,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
     if not consoles:
-        print("uno-shooter: no console configured (console.* in the config, or --console)", file=sys.stderr)
+        print(f"uno-shooter: {NO_CONSOLE}", file=sys.stderr)
         return 2
+    from .config import config_warnings
+    for warning in config_warnings(config):
+        print(f"uno-shooter: warning: {warning}", file=sys.stderr)
     state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
     from .app import App
     try:
         app = App(config, sim=args.sim, virtual=args.clock == "virtual", seed=args.seed,
                   state_dir=state_dir, exit_sensor=not args.no_exit_sensor)
+    except InstallError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:
         from hal.backends import NoPinFactoryError
         hint = "" if args.sim or isinstance(exc, NoPinFactoryError) else \
@@ -161,6 +165,25 @@ def main(argv: list[str] | None = None) -> int:
         if args.clock == "virtual":
             return _run_virtual(app, fmt)
         return _run_real(app, consoles, config, fmt, web)
+
+
+NO_CONSOLE = "no console configured (console.stdio, console.tcp_port or console.serial in the config, or --console)"
+
+
+def _check_config(args) -> int:
+    """What ``run`` would say about the config, without starting: the same errors, and warnings."""
+    from .config import config_warnings, load_config
+    try:
+        config = load_config(args.path)
+        if not _consoles(argparse.Namespace(console=None), config):
+            raise ConfigError(NO_CONSOLE)
+    except ConfigError as exc:
+        print(f"uno-shooter: config: {exc}", file=sys.stderr)
+        return 2
+    for warning in config_warnings(config):
+        print(f"uno-shooter: warning: {warning}", file=sys.stderr)
+    print(f"uno-shooter: config {args.path or 'defaults'} is valid")
+    return 0
 
 
 def _simulate(args) -> int:
@@ -190,14 +213,18 @@ def _simulate(args) -> int:
     progress = Progress(args.games, sys.stderr, time.perf_counter) \
         if (args.progress or sys.stderr.isatty()) and not args.json else None
     results = []
-    for result in iter_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
-                             limit=args.limit, edition=args.edition, config=config,
-                             variant=args.variant):
-        results.append(result)
-        if args.json:
-            print(json.dumps(result.json()), flush=True)
-        if progress:
-            progress.step()
+    try:
+        for result in iter_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
+                                 limit=args.limit, edition=args.edition, config=config,
+                                 variant=args.variant):
+            results.append(result)
+            if args.json:
+                print(json.dumps(result.json()), flush=True)
+            if progress:
+                progress.step()
+    except ConfigError as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
     if progress:
         progress.end()
     summary = summarise(results, profile)
@@ -324,7 +351,7 @@ def _web_listen(args, config) -> tuple[str, int] | None:
 def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] | None = None) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
-    from .consoles import QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
+    from .consoles import ConsolePortError, QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
     from .service import notify, watchdog_interval
     loop, controller = app.loop, app.controller
     log = app.log
@@ -338,20 +365,26 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
             closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
                                           on_end=lambda: _stop_when_idle(app)))
         elif kind == "stdio":
-            def write_out(data: bytes) -> None:
-                sys.stdout.buffer.write(data)
-                sys.stdout.buffer.flush()
-            sink = QueuedSink(write_out, name="stdout-writer", encode=encoder(fmt))
+            # Raw file descriptors, not sys.stdin/stdout: a daemon thread blocked inside a buffered
+            # object's lock at exit aborts the interpreter ("_enter_buffered_busy", seen on Ctrl-C).
+            sink = QueuedSink(_write_fd(sys.stdout.fileno()), name="stdout-writer", encode=encoder(fmt))
             controller.add_sink(sink)
             closers.append(lambda sink=sink: sink.close(wait=5.0))  # what was answered gets out
 
-            def read_stdin(sink=sink):
-                for line in read_lines(sys.stdin.buffer.read1):
+            def read_stdin(sink=sink, fd=sys.stdin.fileno()):
+                for line in read_lines(lambda n: _read_fd(fd, n)):
                     loop.post(lambda line=line: controller.handle_line(line, sink))
                 loop.post(lambda: _stop_when_idle(app))
             threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
         elif kind.startswith("tcp:"):
-            tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller)
+            try:
+                tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller,
+                                 max_clients=config.console.max_clients, log=log)
+            except ConsolePortError as exc:
+                for close in closers:
+                    close()
+                print(f"uno-shooter: --console {kind}: {exc.strerror}", file=sys.stderr)
+                return 2
             log(f"uno-shooter: TCP console on 127.0.0.1:{tcp.port}")
             closers.append(tcp.close)
         else:
@@ -370,11 +403,14 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
             log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
             return 1
 
+    stopped_by = []
+
     def halt():
         app.hw.motor.emergency_stop()  # at once, even if the loop is busy
         loop.stop()  # the loop returns, the with-block closes the hardware
 
     def on_signal(signum, _frame):
+        stopped_by.append(signum)
         # The handler runs on the loop's own thread, possibly while that thread holds the lock
         # of the loop's wake-up Event: setting the Event here could deadlock. A thread does it.
         threading.Thread(target=halt, name="halt", daemon=True).start()
@@ -396,7 +432,30 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
         notify("STOPPING=1")
         for close in closers:
             close()
+    if stopped_by:
+        name = signal.Signals(stopped_by[0]).name
+        saved = ("game saved" if app.store is not None else
+                 "the game was in memory only" if app.storage is not None else "no state file")
+        log(f"uno-shooter: stopped by {name}: motor off, {saved}")
+        if stopped_by[0] == signal.SIGINT:
+            return 130  # a shell's convention for Ctrl-C
     return 0
+
+
+def _read_fd(fd: int, n: int) -> bytes:
+    """Read from a file descriptor; an interrupted or vanished input is its end."""
+    try:
+        return os.read(fd, n)
+    except OSError:
+        return b""
+
+
+def _write_fd(fd: int):
+    def write(data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    return write
 
 
 if __name__ == "__main__":  # pragma: no cover

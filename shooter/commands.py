@@ -32,9 +32,11 @@ COMMANDS: list[tuple[Spec, str]] = [
           optional={"dealer": any_text, "edition": table_args.EDITION,
                     "scoring": table_args.SCORING, "limit": table_args.LIMIT,
                     "variant": table_args.VARIANT, "start": table_args.START},
+          flags=("force",),
           usage=f"game new players=N [dealer=S|random] [variant={choices(VARIANTS)}] [edition={choices(EDITIONS)}] "
-                f"[start={choices(START_RULES)}] [scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}]",
-          summary="starts a game; all totals 0; phase deal"), "cmd_game_new"),
+                f"[start={choices(START_RULES)}] [scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}] [force]",
+          summary="starts a game; all totals 0; phase deal; while a game is running (not over) it needs "
+                  "force"), "cmd_game_new"),
     (Spec(("round", "start"), optional={"first": any_text, "dealer": SEAT, "cards": table_args.DECK_CARDS},
           usage="round start first=CARD [dealer=S] | round start [dealer=S] [cards=N]",
           summary="extreme: the dealer turned up CARD; the first-card rules apply; phase play. "

@@ -35,6 +35,7 @@ class ConsoleConfig:
     serial: tuple[str, ...] = ()           # e.g. ("/dev/rfcomm0", "/dev/ttyGS0")
     baudrate: int = 115200
     reopen_interval: float = 2.0           # seconds between tries to reopen a lost serial port
+    max_clients: int = 8                   # TCP connections at once; more get a one-line refusal
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,13 @@ def _duty(key, v):
     return float(v)
 
 
+def _tcp_port(key, v):
+    _number(key, v, 0, 65535, integer=True)
+    if 0 < v < 1024:
+        raise _err(key, f"port {v} is a privileged port (below 1024): use 1024..65535, or 0 for none")
+    return v
+
+
 def parse_config(data: dict) -> Config:
     """Validate a parsed TOML document and build the :class:`Config`."""
     _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
@@ -254,7 +262,8 @@ def parse_config(data: dict) -> Config:
             raise _err("console.serial", f"must be a list of device paths, got {ports!r}")
         console_t["serial"] = tuple(ports)
     console = _settings("console", console_t, ConsoleConfig,
-                        {"stdio": _bool, "tcp_port": lambda k, v: _number(k, v, 0, 65535, integer=True),
+                        {"stdio": _bool, "tcp_port": _tcp_port,
+                         "max_clients": lambda k, v: _number(k, v, 1, 256, integer=True),
                          "baudrate": lambda k, v: _number(k, v, 300, 4000000, integer=True),
                          "reopen_interval": _positive})
 
@@ -321,3 +330,16 @@ def load_config(path: Path | None) -> Config:
         return parse_config(data)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from None
+
+
+HARDWARE_PWM_PINS = (12, 13, 18, 19)   # the Pi's PWM0/PWM1 channels
+
+
+def config_warnings(config: Config) -> list[str]:
+    """Things a config allows that will probably not work well; each names the key."""
+    warnings = []
+    servo = config.hardware.pins.servo
+    if servo not in HARDWARE_PWM_PINS:
+        warnings.append(f"pins.servo: GPIO{servo} has no hardware PWM (GPIO12, 13, 18 or 19 have): the servo "
+                        f"gets software PWM and may jitter")
+    return warnings

@@ -18,7 +18,7 @@ from .commands import COMMANDS, lookup
 from .errors import CommandError
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
-from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name
+from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name, whole_number
 from .scheduler import Scheduler
 from .table import Table
 
@@ -44,7 +44,8 @@ class Controller:
     def __init__(self, *, loop: ControlLoop, hw: HardwareParts, table: Table, scheduler: Scheduler,
                  launcher_settings: LauncherSettings = LauncherSettings(),
                  seat_angles: Callable[[int], list[float]] | None = None, default_seats: int = 4,
-                 world=None, cards: int | None = None, store=None):
+                 world=None, cards: int | None = None, store=None, storage: dict | None = None,
+                 rules=None):
         self.loop = loop
         self.clock = loop.clock
         self.hw = hw
@@ -52,6 +53,8 @@ class Controller:
         self.scheduler = scheduler
         self.world = world
         self.store = store
+        self.storage = storage      # {"mode": "memory", "path", "message"} when the game cannot be saved
+        self.rules = rules          # the config's [rules]: every new game starts with them
         self.default_seats = default_seats
         s = hw.settings.servo
         self._seat_angles = seat_angles or (lambda n: spread_angles(n, s.min_angle, s.max_angle))
@@ -84,6 +87,8 @@ class Controller:
     # ---- output ----
     def add_sink(self, sink: Sink) -> None:
         self._sinks.append(sink)
+        if self.storage is not None:  # each console learns at once that nothing is being saved
+            sink({"event": "storage", "t": round(self.clock.now(), 6), **self.storage})
 
     def remove_sink(self, sink: Sink) -> None:
         if sink in self._sinks:
@@ -189,19 +194,33 @@ class Controller:
             "game": self.table.status(),
             **self._bringup_status(),
             **self._web_status(),
+            **({"storage": self.storage} if self.storage is not None else {}),
         }
 
     def _game(self, method: str, *args, **kwargs):
         events = getattr(self.table, method)(*args, **kwargs)
         self._after_game_change(events)
 
-    def cmd_game_new(self, players, dealer=None, **options):
+    def cmd_game_new(self, players, dealer=None, force=False, **options):
         if dealer is not None and dealer != "random":
             try:
-                dealer = int(dealer)
+                dealer = whole_number(dealer)
             except ValueError:
                 raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
-        self._game("new_game", players, dealer=dealer, counting=self.hw.exit_sensor is not None, **options)
+        game = self.table.status()
+        if game is not None and game["phase"] != "over" and not force:
+            totals = ", ".join(f"{seat}: {points}" for seat, points in game["totals"].items())
+            raise CommandError("wrong-phase", f"a game is running (round {game['round']}, totals {totals}); "
+                                              "`game new ... force` ends it and starts a new one")
+        # every new game starts with the config's [rules]; a resumed game kept its own
+        kept = self.table.options
+        if self.rules is not None:
+            self.table.options = self.rules
+        try:
+            self._game("new_game", players, dealer=dealer, counting=self.hw.exit_sensor is not None, **options)
+        except BaseException:
+            self.table.options = kept
+            raise
 
     def cmd_round_start(self, first=None, dealer=None, cards=None):
         self._game("start_round", first, dealer=dealer, cards=cards)

@@ -28,3 +28,8 @@ class ConfigError(ShooterError):
 
 class StateFileError(ShooterError):
     """A saved game state file is corrupt or foreign."""
+
+
+class InstallError(ShooterError):
+    """The controller is installed wrongly (e.g. it may not read or write its state directory):
+    a person must fix it; the program stops instead of discarding anything."""

@@ -4,20 +4,29 @@ After every accepted command the table's state is written atomically: to a
 temporary file in the same directory, flushed and fsynced, renamed over the
 old file, and the directory fsynced. A reader therefore sees the old state or
 the new one, never half of either. A file that cannot be read back (corrupt,
-truncated, foreign) is moved aside under a name that says so, with a clear
-message, and the controller starts fresh: never a crash loop.
+truncated, foreign, too big, too deep, not a regular file) is moved aside under
+a name that says so, with a clear message, and the controller starts fresh:
+never a crash loop. A permission error is an install error (:class:`InstallError`):
+nothing is discarded. Temporary files of a save that was killed are removed at start.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from pathlib import Path
 
-from .errors import StateFileError
+from .errors import InstallError, StateFileError
 
 STATE_FILE = "game.json"
+MAX_STATE_BYTES = 4 * 1024 * 1024   # a real state file is a few hundred kB at most (50 undo levels)
+
+
+def _install_error(path: Path, exc: OSError) -> InstallError:
+    return InstallError(f"{path}: {exc.strerror or exc}: an install error (the service's user must be able "
+                        f"to read and write {path.parent}); nothing was changed")
 
 
 class Store:
@@ -27,11 +36,42 @@ class Store:
     def __init__(self, directory: Path | str, name: str = STATE_FILE):
         self.directory = Path(directory)
         self.path = self.directory / name
-        self.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except PermissionError as exc:
+            raise _install_error(self.path, exc) from None
+        self.leftovers = self._remove_leftovers()
+
+    def _temp(self) -> Path:
+        return self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+
+    def _remove_leftovers(self) -> list[Path]:
+        """Temporary files of saves that were killed before their rename; returns those removed."""
+        removed = []
+        for leftover in self.directory.glob(f".{self.path.name}.*.tmp"):
+            try:
+                leftover.unlink()
+                removed.append(leftover)
+            except FileNotFoundError:
+                continue
+            except OSError:  # a read-only card: load() and probe() say so
+                break
+        return removed
+
+    def probe(self) -> None:
+        """Check that the directory takes a new file. Raises InstallError on a permission error,
+        OSError if it cannot be written for another reason (a read-only filesystem)."""
+        tmp = self._temp()
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+        except PermissionError as exc:
+            raise _install_error(self.path, exc) from None
+        os.close(fd)
+        os.unlink(tmp)
 
     def save(self, state: dict) -> None:
         data = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp = self._temp()
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
             try:
@@ -55,24 +95,50 @@ class Store:
             os.close(dir_fd)
 
     def load(self) -> dict | None:
-        """The saved state, None if there is none. Raises StateFileError if it is unreadable."""
+        """The saved state, None if there is none. Raises StateFileError if it is unreadable,
+        InstallError if the controller may not read it."""
         try:
-            raw = self.path.read_bytes()
+            # O_NONBLOCK: a FIFO in its place must not block the start
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
             return None
+        except PermissionError as exc:
+            raise _install_error(self.path, exc) from None
         except OSError as exc:
             raise StateFileError(f"{self.path}: cannot be read: {exc}") from None
         try:
-            state = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise StateFileError(f"{self.path}: not a valid state file ({exc})") from None
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise StateFileError(f"{self.path}: not a regular file")
+            chunks, size = [], 0
+            while size <= MAX_STATE_BYTES:
+                chunk = os.read(fd, MAX_STATE_BYTES + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise StateFileError(f"{self.path}: cannot be read: {exc}") from None
+        finally:
+            os.close(fd)
+        if size > MAX_STATE_BYTES:
+            raise StateFileError(f"{self.path}: not a valid state file (larger than {MAX_STATE_BYTES} bytes)")
+        try:
+            state = json.loads(b"".join(chunks).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # ValueError: also a 5,000-digit number
+            raise StateFileError(f"{self.path}: not a valid state file ({type(exc).__name__}: "
+                                 f"{str(exc)[:200]})") from None
         if not isinstance(state, dict):
             raise StateFileError(f"{self.path}: not a valid state file (not a JSON object)")
         return state
 
     def set_aside(self) -> Path:
-        """Move the bad file out of the way, keeping it for a person to look at."""
+        """Move the bad file out of the way, keeping it for a person to look at. Raises OSError
+        if it cannot be moved (a read-only filesystem)."""
         stamp = time.strftime("%Y%m%dT%H%M%S")
         target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{os.getpid()}")
-        os.replace(self.path, target)
+        try:
+            os.replace(self.path, target)
+        except PermissionError as exc:
+            raise _install_error(self.path, exc) from None
         return target

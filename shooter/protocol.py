@@ -8,6 +8,8 @@ line changes nothing. Replies and events are JSON objects, one per line.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -15,6 +17,7 @@ from .errors import CommandError
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 512
+BLANKS = " \t"  # the only characters that separate words; every other control character is refused
 
 ERROR_CODES = (
     "unknown-command", "bad-argument", "no-game", "wrong-phase", "not-your-turn", "presses-owed",
@@ -41,29 +44,50 @@ class Line:
 
 def reply_name(text: str) -> str:
     """The ``reply`` field for a line: its first word, lower case."""
-    first = text.split(None, 1)[0] if text.split() else ""
-    return first.lower()[:64]
+    words = _words(text)
+    # only printable characters: a control character or a line separator in a reply would split it
+    return "".join(c for c in words[0].lower()[:64] if c.isprintable()) if words else ""
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(f"[{BLANKS}]+", text) if w]
+
+
+def _control(c: str) -> bool:
+    return c != "\t" and unicodedata.category(c) == "Cc"  # C0, DEL and C1
+
+
+def is_comment(raw: bytes) -> bool:
+    """A ``#`` line (after blanks): never answered, whatever bytes follow (valid UTF-8 or not)."""
+    return raw.lstrip(BLANKS.encode()).startswith(b"#")
 
 
 def parse(raw: bytes | str) -> Line | None:
-    """Parse one input line; None for a blank line or a comment. Raises CommandError."""
+    """Parse one input line; None for a blank line or a comment. Raises CommandError.
+
+    The line rules (docs/protocol.md, "Input"), the same on every console: blanks are spaces and
+    tabs; any other control character anywhere in the line refuses it; a ``#`` line is a comment.
+    """
     if isinstance(raw, str):
         raw = raw.encode("utf-8", "surrogateescape")
-    raw = raw.rstrip(b"\r\n")
+    if raw.endswith(b"\r\n"):
+        raw = raw[:-2]
+    elif raw.endswith((b"\n", b"\r")):
+        raw = raw[:-1]
+    if is_comment(raw):
+        return None
     if len(raw) > MAX_LINE_BYTES:
         raise CommandError("line-too-long", f"a line may have at most {MAX_LINE_BYTES} bytes, this one has {len(raw)}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CommandError("bad-argument", "the line is not valid UTF-8") from None
-    text = text.strip()
-    if not text or text.startswith("#"):
-        return None
-    if any(ord(c) < 32 and c not in "\t" for c in text):
-        raise CommandError("bad-argument", "the line contains control characters")
+    bad = next((c for c in text if _control(c)), None)
+    if bad is not None:
+        raise CommandError("bad-argument", f"the line contains the control character U+{ord(bad):04X}")
     words: list[str] = []
     options: dict[str, str] = {}
-    for token in text.split():
+    for token in _words(text):
         if "=" in token:
             key, _, value = token.partition("=")
             key = key.lower()
@@ -74,6 +98,8 @@ def parse(raw: bytes | str) -> Line | None:
             options[key] = value
         else:
             words.append(token.lower())  # flags such as `last` may stand before or after the options
+    if not words and not options:
+        return None  # a blank line
     if not words:
         raise CommandError("unknown-command", "a line must start with a command word")
     return Line(words, options)
@@ -81,10 +107,21 @@ def parse(raw: bytes | str) -> Line | None:
 
 # ---- argument types: each turns text into a value or raises bad-argument ----
 
+WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: int() would take "٣" and "1_0"
+DECIMAL = re.compile(r"[+-]?([0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9})")
+
+
+def whole_number(text: str) -> int:
+    """A whole number as typed on a console: ASCII digits, an optional sign. Raises ValueError."""
+    if not WHOLE.fullmatch(text):
+        raise ValueError(text)
+    return int(text, 10)
+
+
 def integer(lo: int, hi: int | None = None) -> Callable[[str, str], int]:
     def convert(key: str, text: str) -> int:
         try:
-            value = int(text, 10)
+            value = whole_number(text)
         except ValueError:
             raise CommandError("bad-argument", f"{key}= must be a whole number, got {text!r}") from None
         if value < lo or (hi is not None and value > hi):
@@ -96,10 +133,9 @@ def integer(lo: int, hi: int | None = None) -> Callable[[str, str], int]:
 
 def number(lo: float, hi: float) -> Callable[[str, str], float]:
     def convert(key: str, text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise CommandError("bad-argument", f"{key}= must be a number, got {text!r}") from None
+        if not DECIMAL.fullmatch(text):
+            raise CommandError("bad-argument", f"{key}= must be a number, got {text!r}")
+        value = float(text)
         if not lo <= value <= hi:  # also refuses nan
             raise CommandError("bad-argument", f"{key}= must be between {lo} and {hi}, got {text}")
         return value

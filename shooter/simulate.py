@@ -15,6 +15,7 @@ from sim.bots import BotTable
 
 from .app import App
 from .config import Config, parse_config
+from .errors import ConfigError
 from .table import CARDS
 
 
@@ -49,12 +50,17 @@ def play_games(games: int, **options) -> list[GameResult]:
 def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
                edition: str = "2016", config: Config | None = None, variant: str = "extreme", **bot_options):
     """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
+    base = config or parse_config({})
+    if base.hardware.pins.exit_sensor is None:
+        # the bots hand each shot's cards to its seat by the count of the exit beam (sim.bots)
+        raise ConfigError("pins.exit_sensor = false: `uno-shooter simulate` needs the card-exit sensor, whose "
+                          "count tells the bots whose hand each card goes to; leave pins.exit_sensor out to "
+                          "simulate (`uno-shooter run --sim --no-exit-sensor` tries the shooter without it)")
     if variant != "extreme":  # the exact variants' bots (shooter/simulate_exact.py)
         from .simulate_exact import play_exact_games
         yield from play_exact_games(games, variant=variant, players=players, seed=seed, scoring=scoring,
                                     limit=limit, config=config, **bot_options)
         return
-    base = config or parse_config({})
     for game_seed in range(seed, seed + games):
         config = replace(base, sim_cards=0)  # the bots load their own real cards
         with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:

@@ -83,3 +83,14 @@ def run_console(lines, *, seed: int = 1, config=None, state_dir=None, exit_senso
 @pytest.fixture
 def console():
     return run_console
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The fault suite's table (python -m pytest -m faults): tried, survived, data lost per kind."""
+    import sys
+    module = sys.modules.get("tests.test_faults")
+    if module is None or not module.RESULTS:
+        return
+    terminalreporter.section("fault suite")
+    for result in module.RESULTS:
+        terminalreporter.write_line(result.row())

@@ -1028,7 +1028,7 @@ def test_G_DEALER_the_dealer_moves_clockwise_each_round_skipping_eliminated_seat
 
 def test_G_WIN_a_new_game_starts_with_all_totals_0():
     s = play("game new players=2 dealer=2", "round start first=7", "play 9 last", "score seat=2 points=50",
-             "game new players=3", check="all")
+             "game new players=3 force", check="all")
     assert s.game["totals"] == {"1": 0, "2": 0, "3": 0}
     assert (s.game["phase"], s.game["round"]) == ("deal", 1)
 

@@ -41,7 +41,20 @@ def table_to_dict(table) -> dict:
 
 
 def table_from_dict(cls, data: object, rng):
-    """Build a `cls` (Table) from `table_to_dict` data, checking every field."""
+    """Build a `cls` (Table) from `table_to_dict` data, checking every field.
+
+    Whatever the data (wrong types anywhere, absurd numbers, deep nesting), the only error is a
+    :class:`StateFileError`: a state file must never crash the controller at start.
+    """
+    try:
+        return _table_from_dict(cls, data, rng)
+    except StateFileError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
+        raise StateFileError(f"Saved table state: not valid ({type(exc).__name__}: {str(exc)[:200]}).") from None
+
+
+def _table_from_dict(cls, data: object, rng):
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateFileError(f"Not a saved table state: the format is not {FORMAT!r}.")
     if type(data.get("version")) is not int or data["version"] != VERSION:
