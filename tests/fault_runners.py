@@ -4,9 +4,9 @@ Each runner injects one kind of fault many times into the real code (the simulat
 real sockets, a real pty, real processes) and returns a :class:`FaultResult`: how many were tried,
 how many the controller survived (it kept its promises afterwards), and how much data was lost.
 
-Seam: the lid and jam runners here drive the launcher on the simulator directly. A hardware-side
-runner module (lid/jam faults written with the hal's own limits) plugs in by providing functions of
-the same shape, ``run(n, seed) -> FaultResult``; ``HW_RUNNERS`` names where they are looked for.
+The lid and jam runners here drive the launcher on the simulator directly and account for every card;
+``shooter.faults_hw`` runs the same faults through the whole controller stack (tests/test_faults_hw.py, and
+a row of its own in the suite).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from shooter.launcher import Shot
 from shooter.protocol import MAX_LINE_BYTES, is_comment
 
 LIMIT = 20.0   # s; only a guard against a hang
-HW_RUNNERS = ("shooter.faults_hw", "sim.faults")   # where the hardware helper's runners may live
 
 
 @dataclass
@@ -44,18 +43,6 @@ class FaultResult:
         extra = ", ".join(f"{k} {v}" for k, v in self.figures.items())
         return f"{self.kind:<34} tried {self.tried:>7}  survived {self.survived:>7}  data lost {self.lost:>3}  {extra}"
 
-
-def hw_runner(name: str):
-    """The hardware helper's runner ``name`` if its module is there, else None."""
-    import importlib
-    for module in HW_RUNNERS:
-        try:
-            found = importlib.import_module(module)
-        except ImportError:
-            continue
-        if hasattr(found, name):
-            return getattr(found, name)
-    return None
 
 
 # ---- the shooter: lid and jams (virtual time) ----

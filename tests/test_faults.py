@@ -20,17 +20,29 @@ def record(result):
 
 
 def test_10000_lid_openings_at_random_instants_during_back_to_back_bursts():
-    run = runners.hw_runner("lid_openings") or runners.lid_openings
-    r = record(run(10_000))
+    r = record(runners.lid_openings(10_000))
     assert r.survived == r.tried and r.lost == 0
     assert r.figures["motor-on-with-lid-open s"] == 0.0
     assert r.figures["longest run s"] <= r.figures["max_on_time s"]
 
 
 def test_1000_jams():
-    run = runners.hw_runner("jams") or runners.jams
-    r = record(run(1_000))
+    r = record(runners.jams(1_000))
     assert r.survived == r.tried and r.lost == 0 and r.figures["jam events"] == 1_000
+
+
+def test_10000_lid_openings_and_1000_jams_through_the_whole_controller():
+    from shooter import faults_hw
+    lid, jam = faults_hw.lid_openings(10_000, seed=2), faults_hw.jams(1_000, seed=2)
+    # data lost: lid cycles the shooter did not come back from, jams it did not see
+    record(runners.FaultResult("lid + jams, whole controller", lid.tried + jam.tried, lid.survived + jam.detected,
+                               (lid.tried - lid.survived) + (jam.tried - jam.detected), {
+                                   "lid while running": lid.while_running,
+                                   "motor-on-with-lid-open s": lid.unsafe_seconds,
+                                   "longest run s": round(max(lid.longest_run, jam.longest_run), 3),
+                                   "max_on_time s": lid.max_on_time, "shots": lid.shots}))
+    assert lid.survived == lid.tried and jam.detected == jam.tried
+    assert lid.unsafe_seconds == 0.0 and max(lid.longest_run, jam.longest_run) <= lid.max_on_time
 
 
 def test_100000_fuzzed_lines_change_nothing_when_rejected_and_get_one_reply_each():
@@ -51,9 +63,10 @@ def test_50000_fuzzed_lines_over_tcp():
 
 def test_200_sigkills_resume_from_the_last_answered_command(tmp_path):
     from tests.test_persistence import _kill_runs
-    kills, ahead, unanswered = _kill_runs(200, tmp_path, seed=2)   # asserts no answered command is lost
+    kills, ahead, unanswered, resumed = _kill_runs(200, tmp_path, seed=2)   # asserts no answered command is lost
     record(runners.FaultResult("SIGKILL at random points", 200, kills, 0,
-                               {"killed before the reply": unanswered, "saved but unanswered": ahead}))
+                               {"killed before the reply": unanswered, "saved but unanswered": ahead,
+                                "restarts that resumed a saved game": len(resumed)}))
     assert kills == 200
 
 
