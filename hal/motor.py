@@ -99,7 +99,7 @@ class GpioMotor:
         self._rest_until = float("-inf")           # no start before this (the rest after a run)
         self._runs: deque[tuple[float, float]] = deque()  # (start, end) of past runs within the window
         self._runs_total = 0.0                     # the sum of their lengths (O(1) per check)
-        self.on_fault: Callable[[str], None] | None = None
+        self.on_fault: Callable[[str], object] | None = None
         self.device = GpioMotorDevice(forward_pin, backward_pin, pwm=True, pin_factory=pin_factory)
         for pin in (self.device.forward_device.pin, self.device.backward_device.pin):
             pin.frequency = settings.pwm_frequency

@@ -48,7 +48,7 @@ class GpioServo:
         self._timer: Timer | None = None
         self._angle: float | None = None
         self._closed = False
-        self.on_arrived: Callable[[float], None] | None = None
+        self.on_arrived: Callable[[float], object] | None = None
         # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
         self.device = device
         if device is None:

@@ -170,7 +170,7 @@ def parse_config(data: dict) -> Config:
     _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
                      "console", "state", "hardware", "sim", "service", "web"})
     pins = _settings("pins", data.get("pins", {}), PinMap, {f.name: _pin for f in fields(PinMap)})
-    used = {}
+    used: dict[int, str] = {}
     for part, pin in pins.used().items():
         if pin in used:
             raise _err(f"pins.{part}", f"GPIO{pin} is already used by pins.{used[pin]}")
@@ -301,7 +301,7 @@ def parse_config(data: dict) -> Config:
 
 def _given(data: dict, prefix: str = "") -> frozenset[str]:
     """Every dotted key a parsed file sets (``servo.seat_angles.4``, ``motor.spin_up``, ...)."""
-    keys = set()
+    keys: set[str] = set()
     for key, value in data.items():
         if isinstance(value, dict):
             keys |= _given(value, f"{prefix}{key}.")

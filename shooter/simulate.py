@@ -69,7 +69,7 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
             app.loop.run_until_quiet()
 
             def send(line: str) -> dict:
-                replies = []
+                replies: list[dict] = []
                 app.loop.post(lambda: app.controller.handle_line(line, replies.append))
                 app.loop.run_until_quiet()
                 return replies[0]
