@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class Timer:
@@ -28,7 +28,7 @@ class Timer:
     __slots__ = ("deadline", "callback", "idle", "cancelled", "name", "_clock")
 
     def __init__(self, deadline: float, callback: Callable[[], None], idle: bool, name: str,
-                 clock: "Clock | None" = None):
+                 clock: Clock | None = None):
         self.deadline = deadline
         self.callback = callback
         self.idle = idle

@@ -9,7 +9,8 @@ forget it, and it closes everything, motor first, exactly once.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .beeper import GpioBeeper
 from .clock import Clock, MonotonicClock

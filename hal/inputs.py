@@ -8,7 +8,7 @@ its mock pins and differs between the real backends.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory
@@ -178,7 +178,8 @@ class GpioLid:
         >>> lid.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory: Factory | None = None):
+    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float,
+                 pin_factory: Factory | None = None):
         self.on_open: Callable[[], object] | None = None
         self.on_close: Callable[[], object] | None = None
         # active = pin low = lid closed
@@ -232,7 +233,8 @@ class GpioExitSensor:
         >>> sensor.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory: Factory | None = None):
+    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True,
+                 pin_factory: Factory | None = None):
         self.on_card: Callable[[], object] | None = None
         self.on_clear: Callable[[], object] | None = None
         # An IR receiver switches cleanly; no settle time, so fast bursts still count.

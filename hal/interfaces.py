@@ -11,7 +11,8 @@ and may only call ``Motor.emergency_stop``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .settings import HardwareSettings

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero import Motor as GpioMotorDevice
 from gpiozero.pins import Factory
@@ -147,8 +147,8 @@ class GpioMotor:
         if excess > 1e-9:
             # The window must slide past ``excess`` seconds of the oldest runs.
             since = now - s.thermal_window
-            for a, b in self._runs:
-                a = max(a, since)
+            for start, b in self._runs:
+                a = max(start, since)
                 if b - a >= excess:
                     wait = max(wait, a + excess + s.thermal_window - now)
                     break

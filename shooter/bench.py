@@ -12,7 +12,8 @@ physically happened there.
 from __future__ import annotations
 
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from hal import Hardware, MonotonicClock, VirtualClock
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from hal import (BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap,
-                 ServoSettings)
+from hal import BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap, ServoSettings
 
 from .errors import ConfigError
 from .launcher import LauncherSettings
@@ -91,7 +90,7 @@ def _number(key, v, lo=None, hi=None, integer=False, positive=False):
         raise _err(key, f"must be a finite number, got {v!r}")
     if positive and v <= 0:
         raise _err(key, f"must be greater than 0, got {v!r}")
-    if lo is not None and v < lo or hi is not None and v > hi:
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise _err(key, f"must be between {lo} and {hi}, got {v!r}")
     return v
 

@@ -27,8 +27,9 @@ else ``jammed`` (until the lid is opened and closed).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from hal import Clock, HardwareParts, LidOpenError, Timer
 

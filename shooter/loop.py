@@ -20,7 +20,7 @@ import signal
 import threading
 import weakref
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from hal.clock import Clock, VirtualClock
 

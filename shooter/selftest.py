@@ -18,8 +18,9 @@ is on the one clock: virtual in simulation. Exit status 0 only when every part p
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence, TextIO, cast
+from typing import TextIO, cast
 
 from hal.errors import HalError
 

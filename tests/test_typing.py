@@ -13,6 +13,15 @@ from shooter.launcher import TRANSITIONS, Launcher
 
 ROOT = Path(__file__).parent.parent
 
+# Files other branches are rewriting right now (w2ctl, w2perf, w2web): left out of this test's ruff run
+# until those branches land; then this list goes (.ci/run already checks the whole tree).
+RUFF_NOT_YET = [
+    "shooter/controller.py", "shooter/commands.py", "shooter/consoles.py", "shooter/consoles", "shooter/app.py",
+    "shooter/cli.py", "shooter/table", "shooter/persist.py", "shooter/beeps.py", "shooter/summary.py",
+    "shooter/simulate_exact.py", "sim", "tests/test_web_*.py",
+]
+
+
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
 
@@ -20,6 +29,12 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_mypy_is_clean():
     pytest.importorskip("mypy")
     out = _run("mypy")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ruff_check_is_clean():
+    pytest.importorskip("ruff")
+    out = _run("ruff", "check", "--no-cache", "--extend-exclude", ",".join(RUFF_NOT_YET), ".")
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from shooter.errors import ConfigError
 
-
 #: Smallest and largest burst any profile may ask for (cards per press).
 BURST_MIN = 1
 BURST_MAX = 20

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 from difflib import get_close_matches
+from typing import Any
 
 from shooter.errors import ConfigError
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from itertools import accumulate
+from typing import ClassVar
 
 from shooter.errors import ConfigError
 
@@ -166,7 +167,7 @@ class OriginalProfile(Profile):
     MAX_BLANK_RUN = 3
     MAX_SHOT_RUN = 2
     #: burst size -> weight (they add up to 100, so these are percentages).
-    BURST_WEIGHTS = {
+    BURST_WEIGHTS: ClassVar[dict[int, float]] = {
         1: 3, 2: 7,
         3: 13, 4: 17, 5: 17, 6: 14, 7: 12, 8: 10,
         9: 3, 10: 2, 11: 1, 12: 1,

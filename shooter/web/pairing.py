@@ -16,8 +16,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from ..errors import CommandError, StateFileError
 
