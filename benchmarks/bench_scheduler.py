@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shooter.scheduler import PROFILES, Scheduler  # noqa: E402
+from shooter.scheduler import PROFILES, Scheduler
 
 
 def best_of(repeats, loop, n):

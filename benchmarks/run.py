@@ -214,15 +214,15 @@ def press_path(rounds: int, presses: int) -> dict:
                     stack.press()
                     bare.press()
 
-                def ours():
-                    return sum(stack.press() for _ in range(presses)) / presses
+                def ours():  # called only in this round of the loop
+                    return sum(stack.press() for _ in range(presses)) / presses  # noqa: B023
 
                 def base():
                     return sum(bare.press() for _ in range(presses)) / presses
                 a, b = alternate(rounds, ours, base)
                 out[name] = {"ratio": round(paired_ratio(a, b), 2), "ours_us": round(min(a) * 1e6, 2),
                              "baseline_us": round(min(b) * 1e6, 2),
-                             "median_ratio": round(median([x / y for x, y in zip(a, b)]), 2)}
+                             "median_ratio": round(median([x / y for x, y in zip(a, b, strict=True)]), 2)}
             finally:
                 stack.close()
     finally:
@@ -385,8 +385,8 @@ def rss(rounds: int, presses: int) -> dict:
     """Peak RSS of the CLI after a game with ``presses`` presses, against importing the libraries."""
     script = ("\n".join(press_script(presses)) + "\n").encode()
     a, b = alternate(rounds, lambda: _cli_peak_mb(script), _baseline_peak_mb)
-    return {"ratio": round(median(a) / median(b), 2), "ours_mb": round(median(a), 1), "baseline_mb": round(median(b), 1),
-            "presses": presses}
+    return {"ratio": round(median(a) / median(b), 2), "ours_mb": round(median(a), 1),
+            "baseline_mb": round(median(b), 1), "presses": presses}
 
 
 def _context_switches(pid: int) -> int:
@@ -446,9 +446,10 @@ def long_run(lines: int) -> dict:
 
 
 def _own_peak_kib() -> int:
-    for row in open("/proc/self/status"):
-        if row.startswith("VmHWM"):
-            return int(row.split()[1])
+    with open("/proc/self/status") as status:
+        for row in status:
+            if row.startswith("VmHWM"):
+                return int(row.split()[1])
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
@@ -580,7 +581,7 @@ def table(result: dict) -> str:
         ("gc_max_pause_ms", f"{result['gc_max_pause_ms']:.1f} ms", "-", "<= 20 ms", _mark(result, "gc_max_pause_ms")),
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "-" * len(lines[0]))
     lines.append(f"(bare gpiozero press: {base_press:.1f} us; time ratios: best round of each side, sides alternating)")
     return "\n".join(lines)

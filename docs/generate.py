@@ -67,8 +67,9 @@ def beep_rows(text: str) -> str:
 
 
 def wiring() -> None:
-    from hal.settings import PinMap
     from wiring import wiring_svg  # docs/wiring.py
+
+    from hal.settings import PinMap
     path = DOCS / "wiring.svg"
     svg = wiring_svg(PinMap())
     if not path.exists() or path.read_text() != svg:

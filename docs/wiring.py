@@ -48,8 +48,8 @@ def wiring_svg(pins) -> str:
     out = []
     # parts, top to bottom
     boxes, y = [], TOP
-    for title, lines, terminals, _needs_3v3 in PARTS:
-        terminals = [(f, label) for f, label in terminals if f in used]
+    for title, lines, wired, _needs_3v3 in PARTS:
+        terminals = [(f, label) for f, label in wired if f in used]
         if not terminals and title.startswith("IR") and "exit_sensor" not in used:
             continue
         height = 26 + 15 * len(lines) + 4
@@ -73,7 +73,7 @@ def wiring_svg(pins) -> str:
     # wires from the pins to the parts, each on its own vertical lane
     lane = 0
     ends, labels = [], []
-    for title, lines, terminals, by, bh in boxes:
+    for _title, _lines, terminals, by, _bh in boxes:
         for i, (field, label) in enumerate(terminals):
             bcm = used[field]
             physical = PHYSICAL[bcm]
@@ -86,7 +86,7 @@ def wiring_svg(pins) -> str:
             out.append(_text(PX - 6, ty - 4, f"GPIO{bcm} (pin {physical}) {field}", 11, "end"))
             labels.append(_text(PX + 296, ty + 4, label, 10, "end", fill="#1565c0"))
             ends.append(field)
-    for title, lines, terminals, by, bh in boxes:
+    for title, lines, _terminals, by, bh in boxes:
         out.append(f'<rect x="{PX}" y="{by}" width="300" height="{bh}" rx="6" fill="#f5f5f5" stroke="#444"/>')
         out.append(_text(PX + 10, by + 18, title, 13, weight="bold"))
         for i, line in enumerate(lines):
@@ -119,7 +119,7 @@ def wiring_svg(pins) -> str:
                f'{PX + 320},{supply_y + 22} {PX + 300},{supply_y + 22}" fill="none" stroke="#111" stroke-width="3"/>')
     out.append(_text(gx - 36, ground_y - 6, "GND rail: every part's GND, the supply's GND, the Pi's GND (pin 39)",
                      11, weight="bold"))
-    for title, lines, terminals, by, bh in boxes:
+    for _title, _lines, _terminals, by, bh in boxes:
         out.append(f'<line x1="{PX + 300}" y1="{by + bh - 8}" x2="{PX + 320}" y2="{by + bh - 8}" stroke="#111" '
                    f'stroke-width="2"/>')
         out.append(f'<line x1="{PX + 320}" y1="{by + bh - 8}" x2="{PX + 320}" y2="{ground_y}" stroke="#111" '

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .clock import Clock, MonotonicClock, Timer, VirtualClock
 from .errors import DeviceClosedError, HalError, InvalidValueError, LidOpenError, MotorRestingError
 from .interfaces import Beeper, Button, ExitSensor, HardwareParts, Lid, Motor, Servo
-from .settings import (BeeperSettings, HardwareSettings, InputSettings, MotorSettings, PinMap,
-                       ServoSettings)
+from .settings import BeeperSettings, HardwareSettings, InputSettings, MotorSettings, PinMap, ServoSettings
 
 if TYPE_CHECKING:
     from .hardware import Hardware

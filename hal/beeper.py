@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpiozero import DigitalOutputDevice, PWMOutputDevice
 from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
 
-Pattern = list[tuple[float | None, float]]
+Note = tuple[float | None, float]   # (frequency in Hz or None for a rest, seconds)
+Pattern = Sequence[Note]
 
 
 class GpioBeeper:
@@ -39,7 +42,7 @@ class GpioBeeper:
         self._kind = kind
         self._timer: Timer | None = None
         self._closed = False
-        self.played: list[Pattern] = []  # the patterns started, newest last (status, tests)
+        self.played: list[list[Note]] = []  # the patterns started, newest last (status, tests)
         if kind == "active":
             self.device = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
         else:
@@ -55,7 +58,7 @@ class GpioBeeper:
         del self.played[:-16]
         self._step(list(pattern))
 
-    def _step(self, rest: Pattern) -> None:
+    def _step(self, rest: list[Note]) -> None:
         self._timer = None
         if not rest:
             self._off()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class Timer:
@@ -28,7 +28,7 @@ class Timer:
     __slots__ = ("deadline", "callback", "idle", "cancelled", "name", "_clock")
 
     def __init__(self, deadline: float, callback: Callable[[], None], idle: bool, name: str,
-                 clock: "Clock | None" = None):
+                 clock: Clock | None = None):
         self.deadline = deadline
         self.callback = callback
         self.idle = idle
@@ -47,7 +47,7 @@ class Timer:
     def active(self) -> bool:
         return not self.cancelled
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = "cancelled" if self.cancelled else f"at {self.deadline:.6f}"
         return f"<Timer {self.name or self.callback!r} {state}>"
 
@@ -55,7 +55,7 @@ class Timer:
 class Clock:
     """Time in seconds since the clock started, and timers on that time."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._heap: list[tuple[float, int, Timer]] = []
         self._seq = itertools.count()
         self._busy = 0  # pending timers that are not idle (so quiescence is known without a scan)
@@ -125,7 +125,7 @@ class Clock:
 class MonotonicClock(Clock):
     """Real time from ``time.monotonic``, counted from the clock's creation."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self._start = time.monotonic()
 
@@ -136,7 +136,7 @@ class MonotonicClock(Clock):
 class VirtualClock(Clock):
     """Time that moves only when the loop advances it (simulation, tests)."""
 
-    def __init__(self, start: float = 0.0):
+    def __init__(self, start: float = 0.0) -> None:
         super().__init__()
         self._now = float(start)
 

@@ -9,7 +9,8 @@ forget it, and it closes everything, motor first, exactly once.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .beeper import GpioBeeper
 from .clock import Clock, MonotonicClock
@@ -90,7 +91,7 @@ class Hardware:
         except BaseException:
             self.close()
             raise
-        self.on_lid_open: Callable[[], None] | None = None  # called once the motor is already off
+        self.on_lid_open: Callable[[], object] | None = None  # called once the motor is already off
         self.lid.on_open = self._lid_opened
         # The one thing done on the GPIO thread: the lid opening cuts the motor pins at once,
         # without waiting for the loop (which may be busy). Pins only, under the motor's lock.

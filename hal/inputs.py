@@ -8,7 +8,7 @@ its mock pins and differs between the real backends.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory
@@ -35,10 +35,10 @@ class DebouncedInput:
         self._name = name
         self._timer: Timer | None = None
         self._closed = False
-        self.on_change: Callable[[bool], None] | None = None
+        self.on_change: Callable[[bool], object] | None = None
         # Called on the GPIO library's thread with the raw level, before the edge is posted.
         # Only for hardware safety that cannot wait for the loop (the lid cutting the motor).
-        self.on_raw_edge: Callable[[bool], None] | None = None
+        self.on_raw_edge: Callable[[bool], object] | None = None
         self.device = DigitalInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
         self._raw = self._stable = bool(self.device.is_active)
         # These run on the GPIO library's thread: post, never touch state.
@@ -128,7 +128,7 @@ class GpioButton:
     """
 
     def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory: Factory | None = None):
-        self.on_press: Callable[[], None] | None = None
+        self.on_press: Callable[[], object] | None = None
         self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
                                      settle_active=debounce, settle_inactive=debounce,
                                      pin_factory=pin_factory, name="button")
@@ -178,15 +178,16 @@ class GpioLid:
         >>> lid.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float, pin_factory: Factory | None = None):
-        self.on_open: Callable[[], None] | None = None
-        self.on_close: Callable[[], None] | None = None
+    def __init__(self, pin: int, *, clock: Clock, post: Post, close_debounce: float,
+                 pin_factory: Factory | None = None):
+        self.on_open: Callable[[], object] | None = None
+        self.on_close: Callable[[], object] | None = None
         # active = pin low = lid closed
         self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
                                      settle_active=close_debounce, settle_inactive=0.0,
                                      pin_factory=pin_factory, name="lid")
         self._input.on_change = self._changed
-        self.on_raw_open: Callable[[], None] | None = None  # GPIO thread; see Hardware
+        self.on_raw_open: Callable[[], object] | None = None  # GPIO thread; see Hardware
         self._input.on_raw_edge = self._raw_edge
 
     def _raw_edge(self, closed: bool) -> None:
@@ -232,9 +233,10 @@ class GpioExitSensor:
         >>> sensor.close()
     """
 
-    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True, pin_factory: Factory | None = None):
-        self.on_card: Callable[[], None] | None = None
-        self.on_clear: Callable[[], None] | None = None
+    def __init__(self, pin: int, *, clock: Clock, post: Post, active_low: bool = True,
+                 pin_factory: Factory | None = None):
+        self.on_card: Callable[[], object] | None = None
+        self.on_clear: Callable[[], object] | None = None
         # An IR receiver switches cleanly; no settle time, so fast bursts still count.
         self._input = DebouncedInput(pin, pull_up=active_low, clock=clock, post=post,
                                      settle_active=0.0, settle_inactive=0.0,

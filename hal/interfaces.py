@@ -11,18 +11,19 @@ and may only call ``Motor.emergency_stop``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .settings import HardwareSettings
 
-Callback = Callable[[], None]
+Callback = Callable[[], object]
 
 
 class Motor(Protocol):
     """The launcher motor: forward shoots, backward pulls the next card back in."""
 
-    on_fault: Callable[[str], None] | None  # called after the motor stopped itself
+    on_fault: Callable[[str], object] | None  # called after the motor stopped itself
 
     # LidOpenError while the lid is open; MotorRestingError when switched on before ready_in() is 0
     def forward(self, duty: float = 1.0) -> None: ...
@@ -64,7 +65,7 @@ class ExitSensor(Protocol):
 class Servo(Protocol):
     """The turntable: turns to an angle at a finite speed."""
 
-    on_arrived: Callable[[float], None] | None
+    on_arrived: Callable[[float], object] | None
 
     def move_to(self, angle: float) -> float: ...  # returns the seconds the move takes
     @property
@@ -76,7 +77,7 @@ class Servo(Protocol):
 class Beeper(Protocol):
     """Plays beep patterns: a sequence of (frequency in Hz or None for a rest, seconds)."""
 
-    def play(self, pattern: list[tuple[float | None, float]]) -> None: ...
+    def play(self, pattern: Sequence[tuple[float | None, float]]) -> None: ...
     def stop(self) -> None: ...
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero import Motor as GpioMotorDevice
 from gpiozero.pins import Factory
@@ -99,7 +99,7 @@ class GpioMotor:
         self._rest_until = float("-inf")           # no start before this (the rest after a run)
         self._runs: deque[tuple[float, float]] = deque()  # (start, end) of past runs within the window
         self._runs_total = 0.0                     # the sum of their lengths (O(1) per check)
-        self.on_fault: Callable[[str], None] | None = None
+        self.on_fault: Callable[[str], object] | None = None
         self.device = GpioMotorDevice(forward_pin, backward_pin, pwm=True, pin_factory=pin_factory)
         for pin in (self.device.forward_device.pin, self.device.backward_device.pin):
             pin.frequency = settings.pwm_frequency
@@ -147,8 +147,8 @@ class GpioMotor:
         if excess > 1e-9:
             # The window must slide past ``excess`` seconds of the oldest runs.
             since = now - s.thermal_window
-            for a, b in self._runs:
-                a = max(a, since)
+            for start, b in self._runs:
+                a = max(start, since)
                 if b - a >= excess:
                     wait = max(wait, a + excess + s.thermal_window - now)
                     break

@@ -3,7 +3,8 @@ computed from the configured speed and the distance from where it was sent last.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gpiozero import AngularServo
 from gpiozero.pins import Factory
@@ -48,7 +49,7 @@ class GpioServo:
         self._timer: Timer | None = None
         self._angle: float | None = None
         self._closed = False
-        self.on_arrived: Callable[[float], None] | None = None
+        self.on_arrived: Callable[[float], object] | None = None
         # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
         self.device = device
         if device is None:
@@ -71,10 +72,7 @@ class GpioServo:
         """Seconds a move from the last commanded angle to ``target`` takes, settling included.
         From an unknown position (just powered) assume the full travel."""
         s = self._settings
-        if self._angle is None:
-            distance = s.max_angle - s.min_angle
-        else:
-            distance = abs(target - self._angle)
+        distance = s.max_angle - s.min_angle if self._angle is None else abs(target - self._angle)
         if distance == 0:
             return 0.0
         return distance / s.speed + s.settle_time

@@ -14,8 +14,8 @@ output differs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .backends import pwm_channel
 from .clock import Clock

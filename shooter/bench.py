@@ -12,7 +12,8 @@ physically happened there.
 from __future__ import annotations
 
 import sys
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
@@ -61,7 +62,7 @@ class Bench:
         s = self.config.hardware.servo
         return spread_angles(players, s.min_angle, s.max_angle)
 
-    def wait_for(self, done: Callable[[], bool], timeout: float) -> bool:
+    def wait_for(self, done: Callable[[], object], timeout: float) -> bool:
         """Run the loop until ``done()`` or ``timeout`` seconds have passed on the clock."""
         return self.loop.run_until(done, timeout)
 
@@ -132,6 +133,8 @@ class SimPerson:
     REACTION = 0.4   # seconds between being asked and acting
 
     def __init__(self, bench: Bench, out: TextIO):
+        if bench.world is None:
+            raise ValueError("a simulated person needs a bench on the simulator")
         self.bench = bench
         self.world = bench.world
         self.out = out

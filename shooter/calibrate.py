@@ -116,10 +116,12 @@ class Calibrator:
         """Shoot ``cards`` cards; the seconds from switching on until the last one broke the beam (None if
         fewer came out before the motor's maximum on-time)."""
         bench, hw, launcher = self.bench, self.bench.hw, self.bench.config.launcher
+        sensor = hw.exit_sensor
+        assert sensor is not None  # motor() measures bursts only with the sensor fitted
         broke: list[float] = []
         cleared = [0]
-        hw.exit_sensor.on_card = lambda: broke.append(bench.clock.now())
-        hw.exit_sensor.on_clear = lambda: cleared.__setitem__(0, cleared[0] + 1)
+        sensor.on_card = lambda: broke.append(bench.clock.now())
+        sensor.on_clear = lambda: cleared.__setitem__(0, cleared[0] + 1)
         bench.rested()
         start = bench.clock.now()
         try:
@@ -146,7 +148,7 @@ class Calibrator:
         if hw.lid.is_open:
             self.say("the lid is open: the motor stays off; nothing measured")
             return False
-        points = []
+        points: list[tuple[float, float]] = []
         for cards in BURSTS:
             for _ in range(REPEATS):
                 seconds = self.burst(cards)

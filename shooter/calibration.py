@@ -33,7 +33,7 @@ class Calibration:
     store: Store | None = None                                # None: kept in memory only
 
     @classmethod
-    def load(cls, state_dir: Path | None) -> "Calibration":
+    def load(cls, state_dir: Path | None) -> Calibration:
         """The calibration in ``state_dir`` (an empty one if there is none yet)."""
         if state_dir is None:
             return cls()
@@ -50,7 +50,7 @@ class Calibration:
         return calibration
 
     @classmethod
-    def load_or_empty(cls, state_dir: Path | None, log) -> "Calibration":
+    def load_or_empty(cls, state_dir: Path | None, log) -> Calibration:
         """:meth:`load`, or an empty calibration (kept in memory) after saying why the file was not used."""
         try:
             return cls.load(state_dir)
@@ -59,7 +59,7 @@ class Calibration:
             return cls()
 
     @classmethod
-    def from_dict(cls, data: dict, where: str = CALIBRATION_FILE) -> "Calibration":
+    def from_dict(cls, data: dict, where: str = CALIBRATION_FILE) -> Calibration:
         try:
             unknown = set(data) - {"seat_angles", "motor", "servo_speed"}
             if unknown:

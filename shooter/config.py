@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from hal import (BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap,
-                 ServoSettings)
+from hal import BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap, ServoSettings
 
 from .errors import ConfigError
 from .launcher import LauncherSettings
@@ -91,7 +90,7 @@ def _number(key, v, lo=None, hi=None, integer=False, positive=False):
         raise _err(key, f"must be a finite number, got {v!r}")
     if positive and v <= 0:
         raise _err(key, f"must be greater than 0, got {v!r}")
-    if lo is not None and v < lo or hi is not None and v > hi:
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
         raise _err(key, f"must be between {lo} and {hi}, got {v!r}")
     return v
 
@@ -170,7 +169,7 @@ def parse_config(data: dict) -> Config:
     _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
                      "console", "state", "hardware", "sim", "service", "web"})
     pins = _settings("pins", data.get("pins", {}), PinMap, {f.name: _pin for f in fields(PinMap)})
-    used = {}
+    used: dict[int, str] = {}
     for part, pin in pins.used().items():
         if pin in used:
             raise _err(f"pins.{part}", f"GPIO{pin} is already used by pins.{used[pin]}")
@@ -301,7 +300,7 @@ def parse_config(data: dict) -> Config:
 
 def _given(data: dict, prefix: str = "") -> frozenset[str]:
     """Every dotted key a parsed file sets (``servo.seat_angles.4``, ``motor.spin_up``, ...)."""
-    keys = set()
+    keys: set[str] = set()
     for key, value in data.items():
         if isinstance(value, dict):
             keys |= _given(value, f"{prefix}{key}.")

@@ -13,12 +13,12 @@ class ShooterError(Exception):
 class CommandError(ShooterError):
     """A console command was rejected; ``code`` is the protocol error code."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"CommandError({self.code!r}, {self.message!r})"
 
 

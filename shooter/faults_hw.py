@@ -56,7 +56,9 @@ class _Bench:
         self.rng = random.Random(f"faults-{seed}")
         self.controller = self.app.controller
         self.launcher = self.controller.launcher
-        self.world = self.app.world
+        world = self.app.world
+        assert world is not None  # an App on the simulator has its world
+        self.world = world
         self.counts: dict[str, int] = {}
         self.controller.add_sink(self._count)
         self.app.loop.run_until_quiet()

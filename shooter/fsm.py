@@ -24,7 +24,8 @@ button-to-motor press; this costs about 1 µs. Callbacks are looked up by name o
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Callable, Iterable, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from transitions import MachineError
 

@@ -27,8 +27,9 @@ else ``jammed`` (until the lid is opened and closed).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from hal import Clock, HardwareParts, LidOpenError, Timer
 
@@ -51,7 +52,7 @@ _FIRING = ("busy", "the shooter is firing")
 _LID = ("lid-open", "the lid is open: close it to shoot")
 
 # Each state, what it does on entering (a named callback) and what it lets through: the one place.
-STATE_TABLE = [
+STATE_TABLE: list[dict[str, str]] = [
     {"name": "booting"},
     {"name": "ready", "on_enter": "_serve_next"},
     {"name": "aiming", "on_enter": "_turn"},
@@ -80,7 +81,7 @@ ALL_BUT_FAULT = [s for s in STATES if s != "fault"]
 _STOPS = ["_stop_for_lid"]
 
 # trigger, source(s), destination, when it applies (conditions/unless) and what it does (named callbacks)
-TRANSITIONS = [
+TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "booted", "source": "booting", "dest": "lid_open", "conditions": "lid_is_open"},
     {"trigger": "booted", "source": "booting", "dest": "ready"},
     # the next shot or the desired seat, once ready (enqueue, point_at, a rest over)
@@ -146,12 +147,29 @@ class Shot:
     seat: int | None
     reason: str
     planned: int
-    ejected: int = 0
+    ejected: int | None = 0          # counted by the exit sensor; None once reported without one
     interrupted: str | None = None   # "lid", "jam", "empty", "fault" if the burst was cut short
 
 
 class Launcher:
     """Runs the shooter's hardware for the controller, one shot at a time."""
+
+    # The triggers of TRANSITIONS: TableMachine makes each a method of the launcher (declared here for
+    # type checkers; tests/test_typing.py checks this list against the table).
+    booted: Callable[[], bool]
+    serve: Callable[[], bool]
+    aim: Callable[[], bool]
+    arrived: Callable[[], bool]
+    fire: Callable[[], bool]
+    card_seen: Callable[[], bool]
+    beam_clear: Callable[[], bool]
+    burst_done: Callable[[], bool]
+    retracted: Callable[[], bool]
+    stalled: Callable[[], bool]
+    recounted: Callable[[], bool]
+    lid_opened: Callable[[], bool]
+    lid_closed: Callable[[], bool]
+    failed: Callable[[], bool]
 
     def __init__(self, hw: HardwareParts, clock: Clock, settings: LauncherSettings, *,
                  angle_of: Callable[[int], float], on_shot: Callable[[Shot], None],
@@ -196,7 +214,8 @@ class Launcher:
         return self.cards is not None and self.cards > 0
 
     def burst_is_out(self) -> bool:
-        return self.current is not None and self.current.ejected >= self.current.planned
+        shot = self.current
+        return shot is not None and shot.ejected is not None and shot.ejected >= shot.planned
 
     @property
     def protocol_state(self) -> str:
@@ -310,8 +329,9 @@ class Launcher:
         self._set_timer(self.settings.jam_timeout, self._stall, "jam-watch")
 
     def _count_card(self) -> None:
-        assert self.current is not None
-        self.current.ejected += 1
+        shot = self.current
+        assert shot is not None and shot.ejected is not None  # a burst in flight counts from 0
+        shot.ejected += 1
         if self.cards == 0:
             self.cards = None  # the sensor saw a card the count did not know of: trust the sensor
         elif self.cards is not None:
@@ -362,9 +382,10 @@ class Launcher:
         self._timer = None
         # No stop here: ``empty`` stops the motor, ``jammed`` reverses it to pull back (the same run).
         sensor = self.hw.exit_sensor
-        if sensor is not None and sensor.is_blocked and self.current is not None and self.current.ejected:
+        shot = self.current
+        if sensor is not None and sensor.is_blocked and shot is not None and shot.ejected:
             # The card wedged in the beam is still in the shooter: opening the lid puts it back.
-            self.current.ejected -= 1
+            shot.ejected -= 1
             if self.cards is not None:
                 self.cards += 1
         self.stalled()
@@ -444,7 +465,8 @@ def launcher_diagram() -> str:
     class _Model:
         pass
 
-    machine = GraphMachine(model=_Model(), states=STATE_TABLE, transitions=TRANSITIONS, initial="booting",
-                           auto_transitions=False, graph_engine="mermaid", show_conditions=True,
-                           title="Shooter states")
-    return machine.model.get_graph().draw(None)
+    model: Any = _Model()  # GraphMachine gives it get_graph()
+    GraphMachine(model=model, states=STATE_TABLE, transitions=TRANSITIONS, initial="booting",
+                 auto_transitions=False, graph_engine="mermaid", show_conditions=True, title="Shooter states")
+    diagram: str = model.get_graph().draw(None)
+    return diagram

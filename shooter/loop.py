@@ -20,7 +20,7 @@ import signal
 import threading
 import weakref
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from hal.clock import Clock, VirtualClock
 
@@ -44,7 +44,7 @@ class ControlLoop:
         self.on_error: Callable[[BaseException], None] | None = None
         if self.virtual:
             # One thread moves virtual time: nobody sleeps, so a post needs no wake-up.
-            self.post = self._queue.append  # type: ignore[method-assign]
+            self.post = self._queue.append  # type: ignore[method-assign, assignment]
             self._wake_r = self._wake_w = -1
         else:
             # Real time: the loop sleeps in select() on a pipe until a timer is due or a byte arrives.
@@ -78,7 +78,7 @@ class ControlLoop:
             pass  # the pipe is full (the loop will wake anyway) or the loop is gone
 
     # ---- on the loop's thread ----
-    def _call(self, fn: Callable[[], None]) -> None:
+    def _call(self, fn: Callable[[], object]) -> None:
         try:
             fn()
         except Exception as exc:  # the fail-safe decides; the loop keeps serving
@@ -114,8 +114,7 @@ class ControlLoop:
 
         ``limit`` (virtual seconds) guards against a model that never settles.
         """
-        self._need_virtual()
-        clock = self.clock
+        clock = self._need_virtual()
         end = clock.now() + limit
         while True:
             self.run_pending()
@@ -125,28 +124,30 @@ class ControlLoop:
             if nxt > end:
                 raise RuntimeError(f"the loop did not settle within {limit} virtual seconds")
             # to the earliest timer: idle timers due before the next busy one run on the way
-            clock.advance_to(clock.next_deadline())
+            first = clock.next_deadline()  # never None here: a busy timer is pending
+            clock.advance_to(nxt if first is None else first)
 
     def run_for(self, seconds: float) -> None:
         """Virtual time: let ``seconds`` pass, running everything that falls due."""
-        self._need_virtual()
-        end = self.clock.now() + max(0.0, seconds)
+        clock = self._need_virtual()
+        end = clock.now() + max(0.0, seconds)
         while True:
             self.run_pending()
-            nxt = self.clock.next_deadline()
+            nxt = clock.next_deadline()
             if nxt is None or nxt > end:
-                self.clock.advance_to(end)
+                clock.advance_to(end)
                 self.run_pending()
                 return
-            self.clock.advance_to(nxt)
+            clock.advance_to(nxt)
 
-    def run_until(self, done: Callable[[], bool], timeout: float) -> bool:
+    def run_until(self, done: Callable[[], object], timeout: float) -> bool:
         """Serve the queue and the timers until ``done()`` or ``timeout`` seconds on the one clock have passed
         (virtual time jumps, real time sleeps until a post or the next timer); returns ``done()``. For the
         bring-up tools (selftest, calibrate), which wait for a person or a part."""
         end = self.clock.now() + max(0.0, timeout)
+        virtual = self.clock if isinstance(self.clock, VirtualClock) else None
         poller = None
-        if not self.virtual:
+        if virtual is None:
             poller = select.poll()
             poller.register(self._wake_r, select.POLLIN)
         while True:
@@ -160,9 +161,9 @@ class ControlLoop:
                 return False
             nxt = self.clock.next_deadline()
             target = end if nxt is None else min(nxt, end)
-            if poller is None:
-                self.clock.advance_to(target)
-            elif not self._queue:
+            if virtual is not None:
+                virtual.advance_to(target)
+            elif poller is not None and not self._queue:
                 self._sleep(poller, max(0.0, target - now))
 
     def run_forever(self) -> None:
@@ -177,7 +178,7 @@ class ControlLoop:
         if self.virtual:
             raise RuntimeError("run_forever needs a real clock; use run_until_quiet/run_for")
         main = threading.current_thread() is threading.main_thread()
-        old_fd = signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False) if main else None
+        old_fd = signal.set_wakeup_fd(self._wake_w, warn_on_full_buffer=False) if main else -1
         poller = select.poll()
         poller.register(self._wake_r, select.POLLIN)
         gc.collect()
@@ -198,7 +199,7 @@ class ControlLoop:
             if main:
                 signal.set_wakeup_fd(old_fd)
 
-    def _sleep(self, poller, timeout: float | None) -> None:
+    def _sleep(self, poller: select.poll, timeout: float | None) -> None:
         """Wait for the wake-up pipe at most ``timeout`` seconds (None: until woken)."""
         poller.poll(None if timeout is None else max(1, int(timeout * 1000 + 0.999)))
 
@@ -210,6 +211,7 @@ class ControlLoop:
             pass
         self._wake_pending = False  # from here, a new post writes a new byte
 
-    def _need_virtual(self) -> None:
-        if not self.virtual:
+    def _need_virtual(self) -> VirtualClock:
+        if not isinstance(self.clock, VirtualClock):
             raise RuntimeError("this needs a virtual clock")
+        return self.clock

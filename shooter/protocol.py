@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
 from .errors import CommandError
 
@@ -107,6 +108,8 @@ def parse(raw: bytes | str) -> Line | None:
 
 # ---- argument types: each turns text into a value or raises bad-argument ----
 
+Convert = Callable[[str, str], Any]  # (key, text) -> value; raises CommandError("bad-argument")
+
 WHOLE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: int() would take "٣" and "1_0"
 DECIMAL = re.compile(r"[+-]?([0-9]{1,9}(\.[0-9]{0,9})?|\.[0-9]{1,9})")
 
@@ -166,25 +169,25 @@ class Spec:
     """A command's shape: its words, its required and optional options, its flags."""
 
     words: tuple[str, ...]                       # e.g. ("sim", "lid") ; the leading words
-    required: dict[str, Callable] = field(default_factory=dict)
-    optional: dict[str, Callable] = field(default_factory=dict)
+    required: dict[str, Convert] = field(default_factory=dict)
+    optional: dict[str, Convert] = field(default_factory=dict)
     args: int = 0                                # extra positional words (e.g. the card of play)
     flags: tuple[str, ...] = ()                  # positional words allowed after the args (e.g. last)
     usage: str = ""
     summary: str = ""
 
-    def bind(self, line: Line) -> tuple[list[str], dict, set[str]]:
+    def bind(self, line: Line) -> tuple[list[str], dict[str, Any], set[str]]:
         """Check ``line`` against the spec; returns (args, options, flags)."""
         rest = line.words[len(self.words):]
         args, extra = rest[:self.args], rest[self.args:]
         if len(args) < self.args:
             raise CommandError("bad-argument", f"usage: {self.usage}")
-        flags = set()
+        flags: set[str] = set()
         for word in extra:
             if word not in self.flags or word in flags:
                 raise CommandError("bad-argument", f"unexpected word {word!r}; usage: {self.usage}")
             flags.add(word)
-        values = {}
+        values: dict[str, Any] = {}
         for key, text in line.options.items():
             convert = self.required.get(key) or self.optional.get(key)
             if convert is None:
@@ -196,14 +199,14 @@ class Spec:
         return args, values, flags
 
 
-def reply(name: str, **fields) -> dict:
+def reply(name: str, **fields: Any) -> dict[str, Any]:
     return {"reply": name, "ok": True, **fields}
 
 
-def error_reply(name: str, error: CommandError) -> dict:
+def error_reply(name: str, error: CommandError) -> dict[str, Any]:
     return {"reply": name, "ok": False, "error": error.code, "message": error.message}
 
 
-def dumps(obj: dict) -> str:
+def dumps(obj: dict[str, Any]) -> str:
     """One JSON line: compact, UTF-8 (no ASCII escapes), no trailing newline."""
     return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))

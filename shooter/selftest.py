@@ -18,8 +18,9 @@ is on the one clock: virtual in simulation. Exit status 0 only when every part p
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, TextIO
+from typing import TextIO, cast
 
 from hal.errors import HalError
 
@@ -52,7 +53,8 @@ def check_beeper(bench: Bench, person, timeout: float) -> Result:
     since = bench.clock.now()
     heard = 0
     for pattern, _meaning in beeps.VOCABULARY.values():
-        bench.hw.beeper.play(pattern)
+        # cast: mypy infers VOCABULARY's patterns as object (its lists mix rests and tones)
+        bench.hw.beeper.play(cast(Sequence[tuple[float | None, float]], pattern))
         bench.wait(beeps.duration(pattern) + 0.3)
         heard += _beeps_heard(pattern)
     n = len(beeps.VOCABULARY)
@@ -170,9 +172,11 @@ def shoot_one(bench: Bench, timeout: float) -> int:
     """Run the roller until one card has left through the beam (or ``timeout``), then pull the next one back.
     Returns how many cards the exit sensor counted."""
     hw, launcher = bench.hw, bench.config.launcher
+    sensor = hw.exit_sensor
+    assert sensor is not None  # check_motor shoots one only with the sensor fitted
     seen = {"card": 0, "clear": 0}
-    hw.exit_sensor.on_card = lambda: seen.__setitem__("card", seen["card"] + 1)
-    hw.exit_sensor.on_clear = lambda: seen.__setitem__("clear", seen["clear"] + 1)
+    sensor.on_card = lambda: seen.__setitem__("card", seen["card"] + 1)
+    sensor.on_clear = lambda: seen.__setitem__("clear", seen["clear"] + 1)
     bench.rested()
     try:
         hw.motor.forward(launcher.duty)

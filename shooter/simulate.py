@@ -65,11 +65,11 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
         config = replace(base, sim_cards=0)  # the bots load their own real cards
         with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
             events: list[dict] = []
-            app.controller.add_sink(lambda obj: events.append(obj) if "event" in obj else None)
+            app.controller.add_sink(lambda obj: events.append(obj) if "event" in obj else None)  # noqa: B023 (this game's)
             app.loop.run_until_quiet()
 
             def send(line: str) -> dict:
-                replies = []
+                replies: list[dict] = []
                 app.loop.post(lambda: app.controller.handle_line(line, replies.append))
                 app.loop.run_until_quiet()
                 return replies[0]

@@ -12,8 +12,8 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .commands import COMMANDS
 from .i18n import Messages, language_from_env

@@ -87,7 +87,7 @@ def jams(n: int, seed: int = 3) -> FaultResult:
     bench = Bench(rig, cards=None)
     survived = 0
     try:
-        for i in range(n):
+        for _ in range(n):
             rig.world.load(12)
             bench.launcher.load(12)
             rig.world.arm_jam()
@@ -167,11 +167,11 @@ def console_lines_in_process(n: int, seed: int = 11) -> FaultResult:
         for line in [b"game new players=4 dealer=1", b"round start first=7"]:
             app.loop.post(lambda line=line: app.controller.handle_line(line, sink))
             app.loop.run_until_quiet()
-        for i in range(n):
+        for _ in range(n):
             line = fuzz_line(rng)
             before = _fingerprint(app)
             replies: list[dict] = []
-            app.loop.post(lambda line=line: app.controller.handle_line(line, replies.append))
+            app.loop.post(lambda line=line, replies=replies: app.controller.handle_line(line, replies.append))
             app.loop.run_until_quiet()
             if len(replies) != (1 if answered(line) else 0):
                 wrong_count += 1
@@ -204,8 +204,9 @@ def console_lines_stdio_process(n: int, seed: int = 12) -> FaultResult:
     replies = [o for o in objs if "reply" in o]
     internal = sum(1 for r in replies if r.get("error") == "internal")
     ok = proc.returncode == 0 and b"Traceback" not in proc.stderr
-    return FaultResult("fuzzed lines, stdio (real process)", n, n if ok and len(replies) == want and not internal else 0,
-                       0, {"exit": proc.returncode, "replies": len(replies), "expected": want, "internal": internal})
+    return FaultResult("fuzzed lines, stdio (real process)", n,
+                       n if ok and len(replies) == want and not internal else 0, 0,
+                       {"exit": proc.returncode, "replies": len(replies), "expected": want, "internal": internal})
 
 
 def _served(**options):
@@ -273,7 +274,7 @@ def console_lines_tcp(n: int, seed: int = 13, per_connection: int = 500) -> Faul
 def tcp_connections(n: int, seed: int = 17) -> FaultResult:
     """``n`` connects, disconnects, cut-off lines, half-closes and HTTP requests, at random."""
     rng = random.Random(seed)
-    app, console, close = _served()
+    _app, console, close = _served()
     survived = 0
     kinds: dict[str, int] = {}
     try:

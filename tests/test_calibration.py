@@ -104,7 +104,8 @@ from sim import SimParams  # noqa: E402
 
 
 def test_the_least_squares_line_recovers_slope_and_intercept():
-    points = [(k, 0.07 + 0.11 * k + e) for k, e in zip([1, 1, 2, 2, 3, 3], [0.004, -0.004, 0.003, -0.003, 0, 0])]
+    noise = [0.004, -0.004, 0.003, -0.003, 0, 0]
+    points = [(k, 0.07 + 0.11 * k + e) for k, e in zip([1, 1, 2, 2, 3, 3], noise, strict=True)]
     a, b = fit_line(points)
     assert a == pytest.approx(0.07, abs=1e-9) and b == pytest.approx(0.11, abs=1e-9)
 
@@ -199,7 +200,7 @@ def test_calibrate_on_a_terminal_stores_angles_and_a_fitted_seconds_per_card_wit
     assert abs(saved["motor"]["seconds_per_card"] - true) / true < 0.05
     # the next start uses them, and says so
     from tests.conftest import run_console
-    status = [o for o in run_console(["game new players=2", "status"], state_dir=tmp_path)
-              if o.get("reply") == "status"][0]
+    status = next(o for o in run_console(["game new players=2", "status"], state_dir=tmp_path)
+                  if o.get("reply") == "status")
     assert status["sources"]["servo.seat_angles.2"] == "calibration"
     assert status["sources"]["motor.seconds_per_card"] == "calibration"

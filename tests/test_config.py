@@ -63,7 +63,7 @@ def test_a_bad_value_is_refused_with_a_message_naming_the_key(doc, key, words):
 def test_a_file_that_is_not_toml_names_the_file_and_the_problem(tmp_path):
     path = tmp_path / "config.toml"
     path.write_text("[pins\n")
-    with pytest.raises(ConfigError, match="config.toml: not valid TOML"):
+    with pytest.raises(ConfigError, match=r"config\.toml: not valid TOML"):
         load_config(path)
 
 
@@ -108,6 +108,6 @@ def test_fuzz_any_file_gives_a_config_or_a_config_error(tmp_path_factory, data):
 
 
 def test_the_longest_burst_must_fit_in_the_maximum_on_time():
-    with pytest.raises(ConfigError, match="motor.max_on_time: must be longer than the longest burst"):
+    with pytest.raises(ConfigError, match=r"motor\.max_on_time: must be longer than the longest burst"):
         parse_config({"motor": {"max_on_time": 1.0, "seconds_per_card": 0.1}})
     parse_config({"motor": {"max_on_time": 1.5, "seconds_per_card": 0.1}})   # 0.06 + 12 x 0.1 fits

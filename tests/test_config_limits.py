@@ -29,7 +29,7 @@ def test_timing_config_out_of_its_hard_limits_is_refused_naming_the_key(doc, key
 
 def test_the_longest_burst_with_its_pull_back_must_fit_in_the_maximum_on_time():
     # 0.06 + 12 x 0.09 = 1.14 s of burst fits 1.25 s, but not with the 0.15 s pull-back that follows it
-    with pytest.raises(ConfigError, match="motor.max_on_time: must be longer than the longest burst"):
+    with pytest.raises(ConfigError, match=r"motor\.max_on_time: must be longer than the longest burst"):
         parse_config({"motor": {"max_on_time": 1.25}})
     parse_config({"motor": {"max_on_time": 1.3}})
 

@@ -148,7 +148,7 @@ def test_fuzz_rejected_lines_change_nothing(lines):
         script += ["status", line, "status"]
     out = run_console(script)
     rs = replies(out)[1:]
-    for before, answer, after in zip(rs[0::3], rs[1::3], rs[2::3]):
+    for before, answer, after in zip(rs[0::3], rs[1::3], rs[2::3], strict=False):
         assert answer["ok"] in (True, False)
         if not answer["ok"]:
             assert answer["error"] in ERROR_CODES

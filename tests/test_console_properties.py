@@ -12,8 +12,8 @@ CARDS = ["1", "5", "9", "number", "skip", "reverse", "hit2", "hit4", "discard-al
 SEATS = st.integers(0, 11)
 
 COMMAND = st.one_of(
-    st.builds(lambda n, d, e, s, l: f"game new players={n}" + (f" dealer={d}" if d else "") +
-              (f" edition={e}" if e else "") + (f" scoring={s}" if s else "") + (f" limit={l}" if l else ""),
+    st.builds(lambda n, d, e, s, lim: f"game new players={n}" + (f" dealer={d}" if d else "") +
+              (f" edition={e}" if e else "") + (f" scoring={s}" if s else "") + (f" limit={lim}" if lim else ""),
               st.integers(1, 11), st.sampled_from([None, "1", "3", "random", "x"]),
               st.sampled_from([None, "2016", "2010", "1999"]),
               st.sampled_from([None, "winner", "lowest", "elimination", "most"]),

@@ -5,12 +5,9 @@ import json
 import os
 import pty
 import select
-import signal
 import subprocess
 import sys
 import termios
-
-import pytest
 
 CMD = [sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio"]
 

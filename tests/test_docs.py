@@ -66,6 +66,7 @@ def test_the_table_diagram_in_the_rules_doc_matches_the_code():
 
 def test_every_rule_option_is_documented_with_its_default():
     from dataclasses import fields
+
     from shooter.table import RuleOptions
     doc = (ROOT / "docs" / "rules.md").read_text()
     example = (ROOT / "config.example.toml").read_text()

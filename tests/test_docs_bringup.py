@@ -52,7 +52,7 @@ def test_the_readme_bring_up_goes_from_a_fresh_image_to_a_calibrated_running_ser
              "us selftest", "pytest -m real_pins", "us calibrate", "systemctl enable --now uno-shooter",
              "uno-shooter-rfcomm", "iPhone"]
     positions = [bringup.find(step) for step in steps]
-    assert -1 not in positions, [s for s, p in zip(steps, positions) if p == -1]
+    assert -1 not in positions, [s for s, p in zip(steps, positions, strict=True) if p == -1]
     assert positions == sorted(positions), "the steps are out of order"
 
 

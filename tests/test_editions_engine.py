@@ -29,7 +29,7 @@ EDITIONS_IDS = (
 
 def shoot(t: Table, ejected: int | None = None) -> list[dict]:
     """The exit sensor counted the due shot (all it planned, or `ejected` cards)."""
-    seat, reason, cards = t.due()
+    _seat, _reason, cards = t.due()
     planned = min(cards, 7)
     return t.count_shot(planned, planned if ejected is None else ejected)
 

@@ -43,7 +43,7 @@ def test_an_exception_in_a_loop_callback_stops_the_motor_and_reports_a_fault():
 
 def test_an_exception_while_a_command_runs_still_gets_its_one_reply(mocker):
     from shooter.scheduler import Scheduler
-    app, out = make_app()
+    app, _out = make_app()
     with app:
         def broken_scheduler(_self):
             app.hw.motor.forward()
@@ -56,7 +56,7 @@ def test_an_exception_while_a_command_runs_still_gets_its_one_reply(mocker):
 
 
 def test_a_fault_is_reset_by_opening_and_closing_the_lid():
-    app, out = make_app()
+    app, _out = make_app()
     with app:
         app.hw.motor.on_fault("max-on-time")
         assert line(app, "status")["shooter"]["state"] == "fault"
@@ -67,7 +67,7 @@ def test_a_fault_is_reset_by_opening_and_closing_the_lid():
 
 
 def test_closing_the_app_leaves_the_motor_off_even_mid_burst():
-    app, out = make_app()
+    app, _out = make_app()
     app.controller.launcher.enqueue(__import__("shooter.launcher", fromlist=["Shot"]).Shot(None, "draw", 10))
     app.loop.run_for(0.3)
     assert motor_on(app)

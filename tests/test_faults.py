@@ -2,7 +2,6 @@
 were tried, how many the controller survived, and how much data was lost. Not part of the fast run.
 """
 
-import os
 
 import pytest
 

@@ -53,7 +53,7 @@ def _by_table_machine(state, trigger, truth):
 def test_every_trigger_in_every_state_does_what_transitions_does(state):
     for trigger in TRIGGERS:
         for values in itertools.product([False, True], repeat=len(CONDITIONS)):
-            truth = dict(zip(CONDITIONS, values))
+            truth = dict(zip(CONDITIONS, values, strict=True))
             assert _by_table_machine(state, trigger, truth) == _by_transitions(state, trigger, truth), \
                 (state, trigger, truth)
 

@@ -4,8 +4,8 @@
 import pytest
 
 from hal import DeviceClosedError, HalError, InvalidValueError
-from hal.beeper import GpioBeeper
 from hal.backends import choose_pin_factory
+from hal.beeper import GpioBeeper
 
 USES = {
     "motor": lambda hw: hw.motor.forward(),

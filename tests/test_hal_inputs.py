@@ -94,6 +94,7 @@ def test_exit_sensor_counts_every_card_of_a_burst(rig):
 
 def test_exit_sensor_works_with_an_active_high_receiver(make_rig):
     from dataclasses import replace
+
     from hal import HardwareSettings, InputSettings
     r = make_rig(settings=HardwareSettings(inputs=replace(InputSettings(), exit_active_low=False)))
     cards = []

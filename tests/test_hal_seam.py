@@ -10,7 +10,8 @@ from hal import HardwareParts, interfaces
 
 @pytest.mark.parametrize("module", ["shooter.loop", "shooter.table", "shooter.protocol", "hal", "hal.clock"])
 def test_importing_the_core_loads_no_gpio_library(module):
-    code = f"import sys, {module}; print(sorted(m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'lgpio', 'RPi')))"
+    code = (f"import sys, {module}; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('gpiozero', 'lgpio', 'RPi')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]", out.stdout
 

@@ -84,7 +84,7 @@ def test_without_the_exit_sensor_a_burst_is_a_calibrated_motor_time(make_rig):
     b = Bench(rig, settings, cards=50)
     shot = b.shoot(5)
     assert shot.ejected is None
-    on = [t for t, level in rig.pin("motor_forward").history if level > 0][0]
+    on = next(t for t, level in rig.pin("motor_forward").history if level > 0)
     off = [t for t, level in rig.pin("motor_forward").history if level == 0][-1]
     assert off - on == pytest.approx(settings.spin_up + 5 * settings.seconds_per_card)
     assert abs(rig.world.cards_out - 5) <= 1   # calibrated, not counted

@@ -13,7 +13,7 @@ def test_the_lid_opened_at_random_instants_during_10000_bursts_never_leaves_the_
     rig = Rig(cards=0)
     bench = Bench(rig, cards=None)
     interrupted = 0
-    for i in range(10_000):
+    for _ in range(10_000):
         rig.world.load(12)
         bench.launcher.load(12)
         bench.launcher.enqueue(Shot(seat=None, reason="draw", planned=rng.randint(1, 12)))

@@ -54,7 +54,7 @@ class Session:
         assert len(self.steps) == len(self.lines), "every line gets exactly one reply"
         sent = self.steps[:-1]
         must_pass = {"setup": sent[:-1], "all": sent, None: []}[check]
-        for line, step in zip(self.lines, must_pass):
+        for line, step in zip(self.lines, must_pass, strict=False):
             assert step["reply"]["ok"], f"{line!r} was refused: {step['reply']}"
 
     # replies

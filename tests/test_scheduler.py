@@ -117,7 +117,7 @@ def test_the_global_random_generator_plays_no_part(monkeypatch):
 
 
 def test_the_random_module_itself_is_refused_as_rng():
-    with pytest.raises(TypeError, match="random.Random"):
+    with pytest.raises(TypeError, match=r"random\.Random"):
         Scheduler(PROFILES["original"], random)
 
 

@@ -136,8 +136,8 @@ def test_a_missing_serial_device_is_retried_with_backoff_up_to_a_minute_and_logg
             done.set()
             return True   # as if stopped
         return False
-    console = SerialConsole(str(tmp_path / "rfcomm0"), baudrate=115200, post=shooter_loop.loop.post,
-                            controller=shooter_loop.controller, reopen_interval=2.0, log=logged.append, wait=wait)
+    _console = SerialConsole(str(tmp_path / "rfcomm0"), baudrate=115200, post=shooter_loop.loop.post,
+                             controller=shooter_loop.controller, reopen_interval=2.0, log=logged.append, wait=wait)
     assert done.wait(LIMIT)
     assert pauses == [2, 4, 8, 16, 32, 60, 60, 60, 60, 60]
     assert len(logged) == 1 and "rfcomm0" in logged[0]

@@ -91,7 +91,7 @@ def test_leftover_temp_files_of_a_killed_save_are_removed_at_start(tmp_path):
 
 def _read_only(mocker, tmp_path):
     """The card was remounted read-only: nothing can be created, renamed or removed."""
-    real_open, real_replace = os.open, os.replace
+    real_open = os.open
 
     def no_create(path, flags, *args):
         if flags & os.O_CREAT:

@@ -10,8 +10,7 @@
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shooter.errors import CommandError
 from shooter.table import RuleOptions, Table

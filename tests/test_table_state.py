@@ -72,15 +72,15 @@ def test_table_diagram_is_mermaid_of_the_phases():
 def corrupt(path, value, *more):
     """busy_table's data with fields set (path: keys and indices; KeyError deletes), pairs after pairs."""
     data = copy.deepcopy(busy_table().to_dict())
-    edits = [(path, value), *zip(more[::2], more[1::2])]
-    for path, value in edits:
+    edits = [(path, value), *zip(more[::2], more[1::2], strict=True)]
+    for where, what in edits:
         node = data
-        for key in path[:-1]:
+        for key in where[:-1]:
             node = node[key]
-        if value is KeyError:
-            del node[path[-1]]
+        if what is KeyError:
+            del node[where[-1]]
         else:
-            node[path[-1]] = value
+            node[where[-1]] = what
     return data
 
 

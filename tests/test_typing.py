@@ -1,5 +1,7 @@
-"""hal/ is mypy-strict clean (config in pyproject.toml), including that hal.Hardware has the shape of
-hal.interfaces.HardwareParts that the shooter programs against. Skipped where mypy is not installed."""
+"""Typing and lint: ``mypy`` (config in pyproject.toml: strict on hal/ and the shooter's core, checked
+everywhere else) and ``ruff check`` are clean, including that hal.Hardware has the shape of
+hal.interfaces.HardwareParts that the shooter programs against. Each is skipped where its tool is not
+installed (``pip install '.[test]'`` brings both)."""
 
 import subprocess
 import sys
@@ -7,9 +9,36 @@ from pathlib import Path
 
 import pytest
 
+from shooter.launcher import TRANSITIONS, Launcher
 
-def test_hal_is_mypy_strict_clean():
+ROOT = Path(__file__).parent.parent
+
+# Files other branches are rewriting right now (w2ctl, w2perf, w2web): left out of this test's ruff run
+# until those branches land; then this list goes (.ci/run already checks the whole tree).
+RUFF_NOT_YET = [
+    "shooter/controller.py", "shooter/commands.py", "shooter/consoles.py", "shooter/consoles", "shooter/app.py",
+    "shooter/cli.py", "shooter/table", "shooter/persist.py", "shooter/beeps.py", "shooter/summary.py",
+    "shooter/simulate_exact.py", "sim", "tests/test_web_*.py",
+]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_mypy_is_clean():
     pytest.importorskip("mypy")
-    out = subprocess.run([sys.executable, "-m", "mypy"], cwd=Path(__file__).parent.parent,
-                         capture_output=True, text=True, timeout=300)
+    out = _run("mypy")
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_ruff_check_is_clean():
+    pytest.importorskip("ruff")
+    out = _run("ruff", "check", "--no-cache", "--extend-exclude", ",".join(RUFF_NOT_YET), ".")
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_launcher_declares_every_trigger_of_its_table():
+    # TableMachine sets the triggers on the launcher at run time; their declarations are what mypy sees.
+    declared = {name for name, kind in Launcher.__annotations__.items() if kind == "Callable[[], bool]"}
+    assert declared == {t["trigger"] for t in TRANSITIONS}

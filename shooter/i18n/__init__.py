@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 CATALOGUE_DIR = Path(__file__).parent
@@ -19,7 +19,7 @@ LANGUAGES = ("en", "nl")
 DEFAULT = "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> dict[str, str]:
     """The messages of ``lang`` (one of :data:`LANGUAGES`)."""
     if lang not in LANGUAGES:

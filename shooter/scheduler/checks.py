@@ -10,7 +10,6 @@ from typing import Any
 
 from shooter.errors import ConfigError
 
-
 #: Smallest and largest burst any profile may ask for (cards per press).
 BURST_MIN = 1
 BURST_MAX = 20
@@ -81,7 +80,8 @@ def _check_burst_size(value: Any, where: str) -> int:
 def _check_weight(value: Any, where: str) -> float:
     if not _is_number(value) or not 0 <= value < math.inf:
         raise ConfigError(f"{where}: must be a number, 0 or more, got {_got(value)}")
-    return value
+    weight: float = value  # an int or a float, kept as given
+    return weight
 
 
 def _check_burst_weights(value: Any, where: str) -> dict[int, float]:

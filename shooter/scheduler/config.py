@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from difflib import get_close_matches
+from typing import Any
 
 from shooter.errors import ConfigError
 
@@ -11,7 +12,7 @@ from .checks import _CUSTOM_KEYS, _REQUIRED_KEYS, CONFIG_SECTION, _got, _toml_ke
 from .profiles import PROFILES, CustomProfile, Profile
 
 
-def profile_from_config(name: str, table: dict) -> Profile:
+def profile_from_config(name: str, table: dict[str, Any]) -> Profile:
     """Build the user profile ``[scheduler.profiles.<name>]`` from its TOML table.
 
     Keys: ``fire_probability`` (0..1, required), ``burst_weights`` (required: a

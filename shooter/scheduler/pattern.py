@@ -8,7 +8,6 @@ from bisect import bisect_right
 
 from .profiles import Profile
 
-
 # Exact mode: the most cards one burst shoots. A hand of 7 at about 0.09 s per card plus the
 # roller's spin-up is well under a second, far inside the motor's 3 s maximum on-time.
 EXACT_BURST_MAX = 7

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from itertools import accumulate
+from typing import ClassVar
 
 from shooter.errors import ConfigError
 
@@ -102,7 +103,7 @@ class Profile:
 
     # -- value semantics ------------------------------------------------------------------------
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (
             type(self),
             self._name,
@@ -159,14 +160,14 @@ class OriginalProfile(Profile):
     """
 
     START_CHANCE = 0.35
-    #: blanks in a row so far -> chance to fire; at 3 (the limit) it is forced.
-    CHANCE_AFTER_BLANKS = (None, 0.30, 0.45)
-    #: shots in a row so far -> chance to fire again; at 2 (the limit) it is forced not to.
-    CHANCE_AFTER_SHOTS = (None, 0.125)
+    #: blanks in a row so far (1, 2) -> chance to fire; at 3 (the limit) it is forced.
+    CHANCE_AFTER_BLANKS = (0.30, 0.45)
+    #: shots in a row so far (1) -> chance to fire again; at 2 (the limit) it is forced not to.
+    CHANCE_AFTER_SHOTS = (0.125,)
     MAX_BLANK_RUN = 3
     MAX_SHOT_RUN = 2
     #: burst size -> weight (they add up to 100, so these are percentages).
-    BURST_WEIGHTS = {
+    BURST_WEIGHTS: ClassVar[dict[int, float]] = {
         1: 3, 2: 7,
         3: 13, 4: 17, 5: 17, 6: 14, 7: 12, 8: 10,
         9: 3, 10: 2, 11: 1, 12: 1,
@@ -182,20 +183,20 @@ class OriginalProfile(Profile):
 
     def fire_chance(self, blank_run: int, shot_run: int) -> float:
         if shot_run:
-            return self.CHANCE_AFTER_SHOTS[shot_run]
+            return self.CHANCE_AFTER_SHOTS[shot_run - 1]
         if blank_run:
-            return self.CHANCE_AFTER_BLANKS[blank_run]
+            return self.CHANCE_AFTER_BLANKS[blank_run - 1]
         return self.START_CHANCE
 
     @property
     def expected_fire_rate(self) -> float:
         # A blank run has length >= k with the chance that none of the first k-1 blanks fired.
         mean_blank = survive = 1.0
-        for chance in self.CHANCE_AFTER_BLANKS[1:]:
+        for chance in self.CHANCE_AFTER_BLANKS:
             survive *= 1 - chance
             mean_blank += survive
         mean_shot = survive = 1.0
-        for chance in self.CHANCE_AFTER_SHOTS[1:]:
+        for chance in self.CHANCE_AFTER_SHOTS:
             survive *= chance
             mean_shot += survive
         return _rate(mean_shot, mean_blank)
@@ -237,7 +238,7 @@ class CustomProfile(Profile):
             "max_shot_run": max_shot_run,
         }
         clean = _check_custom(table, _where or _toml_key(name))
-        self._fire_probability = clean["fire_probability"]
+        self._fire_probability: float = clean["fire_probability"]
         super().__init__(
             name,
             max_blank_run=clean["max_blank_run"],
@@ -261,7 +262,7 @@ class CustomProfile(Profile):
             return p  # independent presses
         return _rate(_mean_run(p, self.max_shot_run), _mean_run(1 - p, self.max_blank_run))
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return super()._key() + (self._fire_probability,)
 
     def __repr__(self) -> str:

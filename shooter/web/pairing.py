@@ -16,10 +16,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import CommandError, StateFileError
+
+if TYPE_CHECKING:
+    from hal.clock import Timer
 
 WINDOW = 30.0          # seconds from the request in which the button pairs
 RATE_LIMIT = 5         # at most this many requests ...
@@ -39,7 +43,7 @@ class Request:
     deliver: Callable[[dict], None]
     label: str
     deadline: float
-    timer: object = None
+    timer: Timer | None = None   # the end of its window, set once it is pending
 
 
 class Pairing:
@@ -88,7 +92,8 @@ class Pairing:
         """The browser went away."""
         for req in [r for r in self._pending if r.deliver is deliver]:
             self._pending.remove(req)
-            req.timer.cancel()
+            if req.timer is not None:
+                req.timer.cancel()
 
     @property
     def waiting(self) -> bool:
@@ -104,7 +109,8 @@ class Pairing:
             token_id = max((t["id"] for t in self._tokens), default=0) + 1
             self._tokens = (self._tokens + [{"id": token_id, "hash": token_hash(token), "label": req.label}])
             self._tokens = self._tokens[-MAX_TOKENS:]
-            req.timer.cancel()
+            if req.timer is not None:
+                req.timer.cancel()
             req.deliver({"event": "pair-granted", "t": round(now, 6), "id": token_id, "token": token})
             granted.append(token_id)
         self._pending = []

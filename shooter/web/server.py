@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -59,6 +59,7 @@ class Socket:
         self._aio = aio
         self.queue: asyncio.Queue = asyncio.Queue()
         self.alive = True
+        self._closing: asyncio.Future | None = None  # held: the event loop keeps only a weak reference to a task
 
     def __call__(self, obj: dict) -> None:
         """From the loop's thread: hand the frame to aiohttp's loop, never block."""
@@ -74,7 +75,7 @@ class Socket:
     def _put(self, text: str) -> None:
         if self.queue.qsize() >= SEND_QUEUE:  # a phone that stopped reading: drop it
             self.alive = False
-            asyncio.ensure_future(self.ws.close(message=b"too slow"))
+            self._closing = asyncio.ensure_future(self.ws.close(message=b"too slow"))
             return
         self.queue.put_nowait(text)
 
