@@ -4,7 +4,8 @@ cannot be used."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from hal import Clock
 

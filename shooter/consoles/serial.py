@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .base import Commands, Post
 from .lines import read_lines
 from .sinks import QueuedSink
+
 
 class SerialConsole:
     """The protocol on a pyserial port; reopened when the link comes back.

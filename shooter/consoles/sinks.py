@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import queue
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..protocol import dumps
-from .base import Sink
+
 
 def encoder(fmt: str = "json") -> Callable[[dict[str, Any]], bytes]:
     """One output line for a reply or an event: JSON, or the readable form for a terminal

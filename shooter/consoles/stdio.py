@@ -11,6 +11,7 @@ from typing import Any, BinaryIO
 from .base import Sink
 from .sinks import encoder
 
+
 def stream_sink(stream: BinaryIO, fmt: str = "json") -> Sink:
     """A sink writing one line per object to a binary stream, at once (virtual time: the loop and
     the output are one thread; real time uses a :class:`QueuedSink`)."""

@@ -7,7 +7,7 @@ import re
 import socket
 import struct
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from ..protocol import dumps
 from .base import Commands, ConsolePortError, Post
