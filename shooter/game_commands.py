@@ -13,11 +13,12 @@ if TYPE_CHECKING:
     from .controller import Controller
 
 
-def game_new(ctl: Controller, players: int, dealer: str | int | None = None, force: bool = False,
+def game_new(ctl: Controller, players: int, dealer: str | None = None, force: bool = False,
              **options: Any) -> None:
+    chosen: int | str | None = dealer   # a seat, "random", or None (the rules choose)
     if dealer is not None and dealer != "random":
         try:
-            dealer = whole_number(dealer)
+            chosen = whole_number(dealer)
         except ValueError:
             raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
     table = ctl.table
@@ -31,7 +32,7 @@ def game_new(ctl: Controller, players: int, dealer: str | int | None = None, for
     if ctl.rules is not None:
         table.options = ctl.rules
     try:
-        ctl.changed(table.new_game(players, dealer=dealer, counting=ctl.hw.exit_sensor is not None, **options))
+        ctl.changed(table.new_game(players, dealer=chosen, counting=ctl.hw.exit_sensor is not None, **options))
     except BaseException:
         table.options = kept
         raise

@@ -8,6 +8,7 @@ import socket
 import struct
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from ..protocol import dumps
 from .base import Commands, ConsolePortError, Post
@@ -165,7 +166,7 @@ class TcpConsole:
         self._server.close()
 
 
-def http_refusal(line: bytes) -> dict:
+def http_refusal(line: bytes) -> dict[str, Any]:
     """The one reply to a line that starts like an HTTP request (a browser, ``curl``): nothing
     after it on that connection is carried out, the connection is closed."""
     method = line.split(b" ", 1)[0].decode("ascii").lower()
