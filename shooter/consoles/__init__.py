@@ -15,8 +15,8 @@ from .base import Commands, Console, ConsolePortError, Post, Sink
 from .lines import EOL, read_lines
 from .serial import SerialConsole
 from .sinks import QueuedSink, encoder
-from .stdio import stream_sink
+from .stdio import StdioConsole, stream_sink
 from .tcp import HTTP, TcpConsole, http_refusal
 
 __all__ = ["EOL", "HTTP", "Commands", "Console", "ConsolePortError", "Post", "QueuedSink", "SerialConsole", "Sink",
-           "TcpConsole", "encoder", "http_refusal", "read_lines", "stream_sink"]
+           "StdioConsole", "TcpConsole", "encoder", "http_refusal", "read_lines", "stream_sink"]
