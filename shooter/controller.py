@@ -53,7 +53,7 @@ class Controller:
     """All state of a running shooter, served on the one loop."""
 
     def __init__(self, *, loop: ControlLoop, hw: HardwareParts, table: Table, scheduler: Scheduler,
-                 commands: Sequence[Command], launcher_settings: LauncherSettings = LauncherSettings(),
+                 commands: Sequence[Command], launcher_settings: LauncherSettings | None = None,
                  seat_angles: SeatAngles | None = None, default_seats: int = 4,
                  sim: SimulatedHardware | None = None, cards: int | None = None, store: Store | None = None,
                  storage: dict[str, Any] | None = None, rules: RuleOptions | None = None) -> None:
@@ -72,9 +72,9 @@ class Controller:
         self.events = Broadcast(self.clock)
         # the table as last written (see _save): as restored, or none (same as no file) at first
         self._saved: dict[str, Any] | None = table.to_dict() if store is not None else None
-        self.launcher = Launcher(hw, self.clock, launcher_settings, angle_of=self.seating.angle_of,
-                                 on_shot=self._shot_done, emit=self.events.emit, cards=cards,
-                                 seats=self.seating.count)
+        self.launcher = Launcher(hw, self.clock, launcher_settings or LauncherSettings(),
+                                 angle_of=self.seating.angle_of, on_shot=self._shot_done, emit=self.events.emit,
+                                 cards=cards, seats=self.seating.count)
         self.launcher.on_lid_cycled = self.scheduler.restart  # H-RANDOM: the pattern restarts
         hw.button.on_press = self.button_pressed
         self.pairing: Pairing | None = None   # while the web console runs

@@ -22,7 +22,8 @@ class SerialConsole:
 
     def __init__(self, device: str, *, baudrate: int, post: Post, controller: Commands, reopen_interval: float = 2.0,
                  max_interval: float = 60.0, log: Callable[[str], None] = lambda m: None,
-                 write_timeout: float = 2.0, queue_limit: int = 1000, wait: Callable[[float], bool] | None = None) -> None:
+                 write_timeout: float = 2.0, queue_limit: int = 1000,
+                 wait: Callable[[float], bool] | None = None) -> None:
         self.device = device
         self._baudrate = baudrate
         self._post = post

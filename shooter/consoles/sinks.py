@@ -38,7 +38,8 @@ class QueuedSink:
     def __init__(self, write: Callable[[bytes], None], *, name: str, limit: int = 1000,
                  on_overflow: Callable[[], None] = lambda: None, on_error: Callable[[Exception], None] | None = None,
                  encode: Callable[[dict[str, Any]], bytes] = lambda obj: dumps(obj).encode("utf-8") + b"\n",
-                 recover: Callable[[int], dict[str, Any]] | None = None, on_exit: Callable[[], None] = lambda: None) -> None:
+                 recover: Callable[[int], dict[str, Any]] | None = None,
+                 on_exit: Callable[[], None] = lambda: None) -> None:
         self._write = write
         self._encode = encode
         self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=limit)
