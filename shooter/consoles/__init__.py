@@ -11,12 +11,12 @@ What they share: the line rules (:mod:`.lines`) and the sinks (:mod:`.sinks`).
 
 from __future__ import annotations
 
-from .base import Commands, Console, ConsolePortError, Post, Sink
+from .base import Console, ConsoleHost, ConsolePortError, Post, Sink
 from .lines import EOL, read_lines
 from .serial import SerialConsole
 from .sinks import QueuedSink, encoder
 from .stdio import StdioConsole, stream_sink
 from .tcp import HTTP, TcpConsole, http_refusal
 
-__all__ = ["EOL", "HTTP", "Commands", "Console", "ConsolePortError", "Post", "QueuedSink", "SerialConsole", "Sink",
-           "StdioConsole", "TcpConsole", "encoder", "http_refusal", "read_lines", "stream_sink"]
+__all__ = ["EOL", "HTTP", "Console", "ConsoleHost", "ConsolePortError", "Post", "QueuedSink", "SerialConsole",
+           "Sink", "StdioConsole", "TcpConsole", "encoder", "http_refusal", "read_lines", "stream_sink"]

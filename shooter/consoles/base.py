@@ -13,7 +13,7 @@ Sink = Callable[[dict[str, Any]], None]
 Post = Callable[[Callable[[], object]], object]   # the control loop's post: run this on the loop
 
 
-class Commands(Protocol):
+class ConsoleHost(Protocol):
     """What a console needs of the controller (on the loop's thread only, through ``post``)."""
 
     clock: Clock

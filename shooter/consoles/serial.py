@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .base import Commands, Post
+from .base import ConsoleHost, Post
 from .lines import read_lines
 from .sinks import QueuedSink
 
@@ -20,8 +20,8 @@ class SerialConsole:
     it missed. A write that fails (the link is gone) reopens the port.
     """
 
-    def __init__(self, device: str, *, baudrate: int, post: Post, controller: Commands, reopen_interval: float = 2.0,
-                 max_interval: float = 60.0, log: Callable[[str], None] = lambda m: None,
+    def __init__(self, device: str, *, baudrate: int, post: Post, controller: ConsoleHost,
+                 reopen_interval: float = 2.0, max_interval: float = 60.0, log: Callable[[str], None] = lambda m: None,
                  write_timeout: float = 2.0, queue_limit: int = 1000,
                  wait: Callable[[float], bool] | None = None) -> None:
         self.device = device

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, BinaryIO
 
-from .base import Commands, Post, Sink
+from .base import ConsoleHost, Post, Sink
 from .lines import read_lines
 from .sinks import QueuedSink, encoder
 
@@ -51,7 +51,7 @@ class StdioConsole:
     The sink is added at once (before the loop runs); :meth:`close` lets what was answered get out.
     """
 
-    def __init__(self, *, post: Post, controller: Commands, on_end: Callable[[], None], fmt: str = "json",
+    def __init__(self, *, post: Post, controller: ConsoleHost, on_end: Callable[[], None], fmt: str = "json",
                  stdin_fd: int = 0, stdout_fd: int = 1) -> None:
         self._sink = QueuedSink(write_fd(stdout_fd), name="stdout-writer", encode=encoder(fmt))
         controller.add_sink(self._sink)

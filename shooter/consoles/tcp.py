@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..protocol import dumps
-from .base import Commands, ConsolePortError, Post
+from .base import ConsoleHost, ConsolePortError, Post
 from .lines import read_lines
 from .sinks import QueuedSink
 
@@ -28,7 +28,7 @@ class TcpConsole:
 
     SEND_TIMEOUT = 10.0     # s a write may block on a client that does not read, then it is dropped
 
-    def __init__(self, port: int, *, post: Post, controller: Commands, host: str = "127.0.0.1",
+    def __init__(self, port: int, *, post: Post, controller: ConsoleHost, host: str = "127.0.0.1",
                  max_clients: int = 8, queue_limit: int = 1000, log: Callable[[str], None] = lambda m: None,
                  wait: Callable[[float], bool] | None = None) -> None:
         self._post = post
@@ -40,7 +40,8 @@ class TcpConsole:
             self._server = socket.create_server((host, port), reuse_port=False)
         except OSError as exc:
             why = {errno.EADDRINUSE: "is in use", errno.EACCES: "is not allowed (a privileged port?)"}
-            raise ConsolePortError(exc.errno, f"TCP port {port} {why.get(exc.errno, f'cannot be used: {exc.strerror}')}") from None
+            reason = why.get(exc.errno, f"cannot be used: {exc.strerror}")
+            raise ConsolePortError(exc.errno, f"TCP port {port} {reason}") from None
         self.port = self._server.getsockname()[1]
         self._stop = threading.Event()
         self._wait = wait or self._stop.wait
