@@ -11,10 +11,12 @@ import random
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
 from .calibration import Calibration
+from .commands import COMMANDS
 from .config import Config
 from .controller import Controller
 from .errors import StateFileError
@@ -22,6 +24,9 @@ from .loop import ControlLoop
 from .persist import Store
 from .scheduler import PROFILES, Scheduler, profile_from_config
 from .table import RuleOptions, Table
+
+if TYPE_CHECKING:
+    from .sim_commands import SimulatedHardware
 
 
 class App:
@@ -61,9 +66,9 @@ class App:
             self.store = Store(state_dir) if state_dir is not None else None
             table = self._restore(config)
             self.controller = Controller(
-                loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config),
+                loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config), commands=COMMANDS,
                 launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
-                default_seats=config.default_seats, world=self.world,
+                default_seats=config.default_seats, sim=self._simulated(),
                 cards=config.sim_cards if sim else None, store=self.store, storage=self.storage,
                 rules=RuleOptions(**config.rules))
             self.controller.calibration, self.controller.config = self.calibration, file_config
@@ -83,7 +88,7 @@ class App:
 
     def _seat_angles(self, config: Config):
         servo = config.hardware.servo
-        from .controller import spread_angles
+        from .seats import spread_angles
 
         def angles(players: int) -> list[float]:
             if players in self.calibration.seat_angles:  # calibrate seat=S may have changed them since
@@ -92,6 +97,13 @@ class App:
                 return list(config.seat_angles[players])
             return spread_angles(players, servo.min_angle, servo.max_angle)
         return angles
+
+    def _simulated(self) -> SimulatedHardware | None:
+        """The simulator's world as the ``sim`` commands drive it (None on real hardware)."""
+        if self.world is None:
+            return None
+        from .sim_commands import SimulatedHardware
+        return SimulatedHardware(self.world)
 
     def _restore(self, config: Config) -> Table:
         """The saved game, or a fresh table. A state file that cannot be read is set aside (never a

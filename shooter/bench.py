@@ -19,8 +19,8 @@ from hal import Hardware, MonotonicClock, VirtualClock
 
 from .calibration import Calibration
 from .config import Config
-from .controller import spread_angles
 from .loop import ControlLoop
+from .seats import spread_angles
 
 
 class Bench:

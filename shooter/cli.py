@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
@@ -351,7 +350,7 @@ def _web_listen(args, config) -> tuple[str, int] | None:
 def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] | None = None) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
-    from .consoles import ConsolePortError, QueuedSink, SerialConsole, TcpConsole, encoder, read_lines
+    from .consoles import ConsolePortError, SerialConsole, StdioConsole, TcpConsole
     from .service import notify, watchdog_interval
     loop, controller = app.loop, app.controller
     log = app.log
@@ -365,17 +364,9 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
             closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
                                           on_end=lambda: _stop_when_idle(app)))
         elif kind == "stdio":
-            # Raw file descriptors, not sys.stdin/stdout: a daemon thread blocked inside a buffered
-            # object's lock at exit aborts the interpreter ("_enter_buffered_busy", seen on Ctrl-C).
-            sink = QueuedSink(_write_fd(sys.stdout.fileno()), name="stdout-writer", encode=encoder(fmt))
-            controller.add_sink(sink)
-            closers.append(lambda sink=sink: sink.close(wait=5.0))  # what was answered gets out
-
-            def read_stdin(sink=sink, fd=sys.stdin.fileno()):
-                for line in read_lines(lambda n: _read_fd(fd, n)):
-                    loop.post(lambda line=line: controller.handle_line(line, sink))
-                loop.post(lambda: _stop_when_idle(app))
-            threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
+            closers.append(StdioConsole(post=loop.post, controller=controller, fmt=fmt,
+                                        on_end=lambda: _stop_when_idle(app), stdin_fd=sys.stdin.fileno(),
+                                        stdout_fd=sys.stdout.fileno()).close)
         elif kind.startswith("tcp:"):
             try:
                 tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller,
@@ -440,22 +431,6 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
         if stopped_by[0] == signal.SIGINT:
             return 130  # a shell's convention for Ctrl-C
     return 0
-
-
-def _read_fd(fd: int, n: int) -> bytes:
-    """Read from a file descriptor; an interrupted or vanished input is its end."""
-    try:
-        return os.read(fd, n)
-    except OSError:
-        return b""
-
-
-def _write_fd(fd: int):
-    def write(data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    return write
 
 
 if __name__ == "__main__":  # pragma: no cover

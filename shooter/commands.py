@@ -1,18 +1,38 @@
 """The command table of the console protocol: every command's shape, in one place.
 
-Each entry is a :class:`~shooter.protocol.Spec` and the name of the
-:class:`~shooter.controller.Controller` method that carries it out. ``help``
-lists the usages from here, and the README's command table is checked against it.
+Each entry is a :class:`~shooter.protocol.Spec` and the function that carries it out
+(a :data:`~shooter.dispatch.Handler`, called with the controller first): the
+controller's own (``Controller.cmd_*``: help, status, aim, press...), the table's
+(:mod:`shooter.game_commands`), the simulator's (:mod:`shooter.sim_commands`),
+bring-up (:mod:`shooter.bringup_commands`) and the web console's
+(:mod:`shooter.pairing_commands`). ``help`` lists the usages from here, and the
+README's command table is checked against it.
 """
 
 from __future__ import annotations
 
+from . import bringup_commands as bringup
+from . import game_commands as game
+from . import pairing_commands as web
+from . import sim_commands as sim
+from .controller import Controller
+from .dispatch import Command, find
 from .errors import CommandError
 from .protocol import Line, Spec, any_text, integer, number, text_list
 from .table import args as table_args
-from .table.args import (CHALLENGE_RESULTS, DEFAULT_LIMIT, DIRECTIONS, EDITIONS, MAX_GIVE, SCORINGS, SEAT, SIDES,
-                         START_RULES, VARIANTS, choices)
-
+from .table.args import (
+    CHALLENGE_RESULTS,
+    DEFAULT_LIMIT,
+    DIRECTIONS,
+    EDITIONS,
+    MAX_GIVE,
+    SCORINGS,
+    SEAT,
+    SIDES,
+    START_RULES,
+    VARIANTS,
+    choices,
+)
 
 
 def seat_names(key: str, text: str) -> list[str]:
@@ -24,10 +44,10 @@ def seat_names(key: str, text: str) -> list[str]:
 
 
 
-COMMANDS: list[tuple[Spec, str]] = [
-    (Spec(("help",), usage="help", summary="lists the commands"), "cmd_help"),
-    (Spec(("version",), usage="version", summary="the software and protocol version"), "cmd_version"),
-    (Spec(("status",), usage="status", summary="the whole state"), "cmd_status"),
+COMMANDS: list[Command] = [
+    (Spec(("help",), usage="help", summary="lists the commands"), Controller.cmd_help),
+    (Spec(("version",), usage="version", summary="the software and protocol version"), Controller.cmd_version),
+    (Spec(("status",), usage="status", summary="the whole state"), Controller.cmd_status),
     (Spec(("game", "new"), required={"players": table_args.PLAYERS},
           optional={"dealer": any_text, "edition": table_args.EDITION,
                     "scoring": table_args.SCORING, "limit": table_args.LIMIT,
@@ -36,82 +56,72 @@ COMMANDS: list[tuple[Spec, str]] = [
           usage=f"game new players=N [dealer=S|random] [variant={choices(VARIANTS)}] [edition={choices(EDITIONS)}] "
                 f"[start={choices(START_RULES)}] [scoring={choices(SCORINGS)}] [limit={DEFAULT_LIMIT}] [force]",
           summary="starts a game; all totals 0; phase deal; while a game is running (not over) it needs "
-                  "force"), "cmd_game_new"),
+                  "force"), game.game_new),
     (Spec(("round", "start"), optional={"first": any_text, "dealer": SEAT, "cards": table_args.DECK_CARDS},
           usage="round start first=CARD [dealer=S] | round start [dealer=S] [cards=N]",
           summary="extreme: the dealer turned up CARD; the first-card rules apply; phase play. "
-                  "Exact variants: the shuffled deck of N cards (112) is loaded and dealt"), "cmd_round_start"),
+                  "Exact variants: the shuffled deck of N cards (112) is loaded and dealt"), game.round_start),
     (Spec(("first",), args=1, usage="first CARD",
-          summary="classic, flip: the card the dealer turned up; a void card gets one more"), "cmd_first"),
+          summary="classic, flip: the card the dealer turned up; a void card gets one more"), game.first),
     (Spec(("draw",), optional={"seat": SEAT}, usage="draw [seat=S]",
-          summary="exact variants: the current player's 1-card draw"), "cmd_draw"),
+          summary="exact variants: the current player's 1-card draw"), game.draw),
     (Spec(("pass",), optional={"seat": SEAT}, usage="pass [seat=S]",
-          summary="exact variants: after a draw, the turn ends"), "cmd_pass"),
+          summary="exact variants: after a draw, the turn ends"), game.pass_turn),
     (Spec(("challenge",), required={"seat": SEAT, "result": table_args.CHALLENGE_RESULT},
           usage=f"challenge seat=S result={choices(CHALLENGE_RESULTS)}",
-          summary="classic, flip: S challenged the wild draw card played on it"), "cmd_challenge"),
+          summary="classic, flip: S challenged the wild draw card played on it"), game.challenge),
     (Spec(("colour-found",), optional={"seat": SEAT}, usage="colour-found [seat=S]",
-          summary="flip: the draw-until-the-colour at the head ends"), "cmd_colour_found"),
+          summary="flip: the draw-until-the-colour at the head ends"), game.colour_found),
     (Spec(("give",), required={"seat": SEAT, "cards": table_args.GIVE_CARDS}, usage="give seat=S cards=N",
-          summary=f"exact variants: N (1..{MAX_GIVE}) cards owed to S, like a penalty"), "cmd_give"),
+          summary=f"exact variants: N (1..{MAX_GIVE}) cards owed to S, like a penalty"), game.give),
     (Spec(("play",), args=1, optional={"seat": SEAT, "target": SEAT}, flags=("last",),
           usage="play CARD [seat=S] [target=T] [last]",
-          summary="the current player played CARD"), "cmd_play"),
-    (Spec(("press",), usage="press", summary="exactly what a press of the shooter's button does"), "cmd_press"),
-    (Spec(("uno",), required={"seat": SEAT}, usage="uno seat=S", summary="S called Uno"), "cmd_uno"),
+          summary="the current player played CARD"), game.play),
+    (Spec(("press",), usage="press", summary="exactly what a press of the shooter's button does"), Controller.cmd_press),
+    (Spec(("uno",), required={"seat": SEAT}, usage="uno seat=S", summary="S called Uno"), game.uno),
     (Spec(("catch",), required={"seat": SEAT}, usage="catch seat=S",
-          summary="S was caught not calling Uno: 2 presses at S"), "cmd_catch"),
+          summary="S was caught not calling Uno: 2 presses at S"), game.catch),
     (Spec(("penalty", "advice"), required={"seat": SEAT}, usage="penalty advice seat=S",
-          summary="4 presses at S"), "cmd_penalty_advice"),
+          summary="4 presses at S"), game.penalty_advice),
     (Spec(("penalty", "wrong-card"), required={"seat": SEAT}, usage="penalty wrong-card seat=S",
-          summary="S's last play is taken back, 2 presses at S, S's turn is over"), "cmd_penalty_wrong"),
+          summary="S's last play is taken back, 2 presses at S, S's turn is over"), game.penalty_wrong),
     (Spec(("hand",), required={"seat": SEAT, "cards": text_list}, usage="hand seat=S cards=CARD,CARD,...",
-          summary="in phase scoring: the cards left in S's hand"), "cmd_hand"),
+          summary="in phase scoring: the cards left in S's hand"), game.hand),
     (Spec(("score",), required={"seat": SEAT, "points": table_args.POINTS}, usage="score seat=S points=P",
-          summary="in phase scoring: the points of S's hand"), "cmd_score"),
+          summary="in phase scoring: the points of S's hand"), game.score),
     (Spec(("undo",), usage="undo", summary="takes back the last play, uno, catch, penalty, hand, score "
-                                           "or round start"), "cmd_undo"),
+                                           "or round start"), game.undo),
     (Spec(("set",), optional={"current": SEAT, "direction": table_args.DIRECTION, "side": table_args.SIDE,
                               "seat": SEAT, "hand": table_args.HAND_COUNT},
-          usage=f"set [current=S] [direction={choices(DIRECTIONS)}] [side={choices(SIDES)}] [seat=S hand=N]", summary="corrects the controller"), "cmd_set"),
+          usage=f"set [current=S] [direction={choices(DIRECTIONS)}] [side={choices(SIDES)}] [seat=S hand=N]", summary="corrects the controller"), game.set_state),
     (Spec(("aim",), optional={"seat": SEAT, "angle": number(-360.0, 360.0)}, usage="aim seat=S|angle=A",
           summary="turns the shooter to S without shooting; angle=A: to the raw servo angle A in degrees "
-                  "(bring-up, calibration)"), "cmd_aim"),
+                  "(bring-up, calibration)"), Controller.cmd_aim),
     (Spec(("calibrate",), required={"seat": SEAT}, usage="calibrate seat=S",
           summary="the servo's current angle is seat S's for the current number of players: stored in the "
-                  "calibration file, which overrides the config"), "cmd_calibrate_seat"),
+                  "calibration file, which overrides the config"), bringup.calibrate_seat),
     (Spec(("magazine",), required={"cards": integer(0, 500)}, usage="magazine cards=N",
           summary="the magazine now holds N cards (after loading it): the shooter counts down from there "
-                  "and knows when it is empty"), "cmd_magazine"),
+                  "and knows when it is empty"), Controller.cmd_magazine),
     (Spec(("sim", "button"), usage="sim button",
-          summary="simulated hardware only: a press of the physical button"), "cmd_sim_button"),
+          summary="simulated hardware only: a press of the physical button"), sim.sim_button),
     (Spec(("sim", "lid", "open"), usage="sim lid open", summary="simulated hardware only: opens the lid"),
-     "cmd_sim_lid_open"),
+     sim.sim_lid_open),
     (Spec(("sim", "lid", "close"), usage="sim lid close", summary="simulated hardware only: closes the lid"),
-     "cmd_sim_lid_close"),
-    (Spec(("sim", "jam"), usage="sim jam", summary="simulated hardware only: the next burst jams"), "cmd_sim_jam"),
+     sim.sim_lid_close),
+    (Spec(("sim", "jam"), usage="sim jam", summary="simulated hardware only: the next burst jams"), sim.sim_jam),
     (Spec(("sim", "load"), required={"cards": integer(1, 500)}, usage="sim load cards=N",
-          summary="simulated hardware only: puts N cards in the magazine"), "cmd_sim_load"),
+          summary="simulated hardware only: puts N cards in the magazine"), sim.sim_load),
     (Spec(("sim", "wait"), required={"seconds": number(0.0, 86400.0)}, usage="sim wait seconds=X",
-          summary="simulated hardware only: lets X seconds of (virtual) time pass"), "cmd_sim_wait"),
+          summary="simulated hardware only: lets X seconds of (virtual) time pass"), sim.sim_wait),
     # the web console's
     (Spec(("names",), optional={"seats": seat_names}, usage="names [seats=NAME,NAME,...]",
-          summary="names the seats in order (- for none); without seats= forgets them"), "cmd_names"),
+          summary="names the seats in order (- for none); without seats= forgets them"), web.names),
     (Spec(("unpair",), required={"id": integer(1)}, usage="unpair id=N",
-          summary="revokes paired browser N (status lists them under pairing)"), "cmd_unpair"),
+          summary="revokes paired browser N (status lists them under pairing)"), web.unpair),
 ]
 
 
-def lookup(line: Line) -> tuple[Spec, str]:
+def lookup(line: Line) -> Command:
     """The command a line names (its longest matching leading words)."""
-    best = None
-    for spec, handler in COMMANDS:
-        n = len(spec.words)
-        if tuple(line.words[:n]) == spec.words and (best is None or n > len(best[0].words)):
-            best = (spec, handler)
-    if best is None:
-        family = [s.usage for s, _ in COMMANDS if s.words[0] == line.name]
-        if family:
-            raise CommandError("bad-argument", f"usage: {' | '.join(family)}")
-        raise CommandError("unknown-command", f"unknown command {line.name!r}; try help")
-    return best
+    return find(COMMANDS, line)

@@ -1,0 +1,53 @@
+"""Events to every console: one broadcast the controller and the launcher both emit into.
+
+While a command is being carried out its events are held back, so that a console sees the
+command's one reply first and then the events it caused, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hal import Clock
+
+Event = dict[str, Any]
+Sink = Callable[[Event], None]
+
+
+class Broadcast:
+    """The consoles' sinks, and the events held back while a reply is pending."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._sinks: list[Sink] = []
+        self._held: list[Event] | None = None
+
+    def add(self, sink: Sink) -> None:
+        self._sinks.append(sink)
+
+    def remove(self, sink: Sink) -> None:
+        if sink in self._sinks:
+            self._sinks.remove(sink)
+
+    def emit(self, name: str, **fields: Any) -> None:
+        """An event to every console (held back while a command's reply is pending)."""
+        event = {"event": name, "t": round(self._clock.now(), 6), **fields}
+        if self._held is not None:
+            self._held.append(event)
+        else:
+            self._send(event)
+
+    def hold(self) -> None:
+        """Hold events back from now on (a command's reply is pending)."""
+        self._held = []
+
+    def release(self) -> None:
+        """Stop holding events back and send those held, in order."""
+        held, self._held = self._held, None
+        for event in held or ():
+            self._send(event)
+
+    def _send(self, event: Event) -> None:
+        for sink in list(self._sinks):
+            sink(event)
