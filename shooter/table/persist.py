@@ -74,7 +74,7 @@ def _table_from_dict(cls, data: object, rng):
             # the cards in the hands and the magazine cannot be recounted after a restart
             raise StateFileError(f"Saved table state: a {table.game.variant} game is not resumed (its hand "
                                  f"counts and the magazine cannot be recounted); it is kept aside.")
-        table.machine.set_state(phase, model=table)
+        table.machine.set_state(phase)
     table.history = _history(data["history"], data["game"] is not None)
     if data["undo_blocker"] not in (None, "press"):
         raise StateFileError("Saved table state: undo_blocker must be null or 'press'.")
