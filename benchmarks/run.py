@@ -456,7 +456,7 @@ def _child_long(lines: int) -> None:
     """In the child: one App, a long session of scripted games, every line to quiescence."""
     from shooter.app import App
     from shooter.config import parse_config
-    from tests.test_persistence import GAME
+    from benchmarks.bench_game import GAME
     pauses = []   # (CPU seconds, wall seconds, generation) of every collection
     started = [0.0, 0.0]
 
