@@ -35,7 +35,8 @@ def table_to_dict(table) -> dict:
         "version": VERSION,
         "options": table.options.to_dict(),
         "game": table._snapshot(),
-        "history": [{"command": h["command"], "game": h["game"]} for h in table.history],
+        # the entries themselves: made once per undoable command and never changed (persist.Store seals them)
+        "history": list(table.history),
         "undo_blocker": table.undo_blocker,
     }
 
