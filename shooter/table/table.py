@@ -500,7 +500,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """
         before = self._snapshot()
         seen = self._windows_seen()
-        old_head = self.game.head.public() if self.game and self.game.head else None
+        old_head = self.game.head.public() if announce and self.game and self.game.head else None
         self._events = []
         try:
             self.machine.trigger(trigger, **kwargs)
