@@ -8,7 +8,8 @@ stepped in tiny fixed increments.
 Where a card can be: in the magazine (the top one possibly part-fed into the
 throat), in the exit beam (passing), stuck half out (the roller stopped while it
 was passing), jammed in the beam, or out on the table. Every card is always in
-exactly one place: ``loaded == magazine + in_beam + out + forgotten``.
+exactly one place: ``loaded == magazine + in_beam + out + forgotten``. Anonymous cards
+wait in the magazine as a count until they come out (:mod:`sim.magazine`).
 
 The table remembers the last :attr:`Launcher.out_limit` cards lying on it one by one
 (``out``, oldest first); older ones are only counted (``forgotten``), so a day-long
@@ -20,11 +21,12 @@ table with :meth:`Launcher.take_out`.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from hal.clock import Clock, Timer
 
 from .cards import Card
+from .magazine import Magazine
 from .params import SimParams
 
 
@@ -38,7 +40,7 @@ class Launcher:
         self._clock = clock
         self._p = params
         self._on_beam = on_beam       # beam broken (True) or whole again (False)
-        self.magazine: deque[Card] = deque()   # the top card (next out) is the last one
+        self.magazine = Magazine()    # the top card (next out) is the last one
         self.out: deque[Card] = deque()   # cards that left the shooter and lie on the table, oldest first
         self.forgotten = 0            # cards lying on the table beyond ``out_limit``: counted, not kept
         self.loaded = 0               # cards put in and not taken off the table since
@@ -58,10 +60,13 @@ class Launcher:
     def load(self, cards: int | Iterable[Card]) -> None:
         """Put cards in the magazine, under those already there: ``n`` anonymous cards or these cards
         (the first of them comes out first)."""
-        cards = [Card() for _ in range(cards)] if isinstance(cards, int) else list(cards)
-        for card in cards:
-            self.loaded += 1
-            self.magazine.appendleft(card)
+        if isinstance(cards, int):
+            self.magazine.add_anonymous(cards)   # made one by one as they come out (sim.magazine)
+            self.loaded += cards
+        else:
+            for card in cards:
+                self.loaded += 1
+                self.magazine.appendleft(card)
         self._reschedule()
 
     def set_motor(self, speed: float) -> None:
@@ -147,6 +152,7 @@ class Launcher:
         if self.speed == 0.0 or self.jammed:
             return
         if not self._gripping(now):
+            assert self._grips_at is not None   # the motor runs (speed != 0): it grips at a time
             self._timer = self._clock.call_at(self._grips_at, self._step, name="roller-grip")
             return
         times = []
@@ -219,5 +225,6 @@ class Launcher:
 
     def accounted(self) -> bool:
         """Every card loaded and not taken is in exactly one place (the forgotten ones counted)."""
-        places = list(self.magazine) + list(self.out) + ([self.in_beam] if self.in_beam is not None else [])
-        return len(places) + self.forgotten == self.loaded and len({id(c) for c in places}) == len(places)
+        places = self.magazine.made() + list(self.out) + ([self.in_beam] if self.in_beam is not None else [])
+        counted = len(places) + self.magazine.unmade + self.forgotten
+        return counted == self.loaded and len({id(c) for c in places}) == len(places)

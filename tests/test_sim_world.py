@@ -254,3 +254,33 @@ def test_a_long_session_keeps_a_bounded_number_of_cards_and_beeps(make_rig):
         r.wait(1.0)
     assert r.world.cards_out > 40 and len(r.world.launcher.out) == 10 and r.world.accounted()
     assert len(r.world.beeps) == 4 and r.world.beeps[-1][0] > r.world.beeps[0][0]
+
+
+def test_anonymous_cards_wait_in_the_magazine_as_a_count_until_they_come_out(make_rig):
+    r = make_rig(cards=0)
+    r.world.load(10_000)
+    magazine = r.world.launcher.magazine
+    assert len(magazine) == 10_000 and magazine.unmade == 10_000 and not magazine.made()
+    _shoot(r)
+    out = r.world.cards_out
+    assert out > 5 and magazine.unmade == 10_000 - out and r.world.accounted()
+
+
+def test_named_cards_loaded_under_anonymous_ones_come_out_after_them(make_rig):
+    from sim import Card
+    r = make_rig(cards=0)
+    r.world.load(3)
+    named = [Card(face="number", colour="red", value=n) for n in (1, 2)]
+    r.world.load(named)
+    assert len(r.world.launcher.magazine) == 5 and r.world.accounted()
+    _shoot(r, 2.0)
+    assert r.world.cards_out == 5 and list(r.world.launcher.out)[3:] == named
+    assert [c.face for c in list(r.world.launcher.out)[:3]] == [None] * 3
+
+
+def test_the_magazine_examples_run():
+    import doctest
+
+    import sim.magazine
+    result = doctest.testmod(sim.magazine)
+    assert result.attempted > 0 and result.failed == 0
