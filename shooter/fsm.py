@@ -99,8 +99,10 @@ class TableMachine:
         setattr(self.model, self._attribute, name)
 
     def _puller(self, trigger: str) -> Callable[..., bool]:
+        pull_now = self._pull
+
         def pull(**kwargs: Any) -> bool:
-            return self.trigger(trigger, **kwargs)
+            return pull_now(trigger, kwargs)
         pull.__name__ = pull.__qualname__ = trigger
         pull.__doc__ = f"Pull the {trigger!r} trigger (see the transitions table)."
         return pull
@@ -108,6 +110,9 @@ class TableMachine:
     def trigger(self, name: str, **kwargs: Any) -> bool:
         """Run ``name`` now, or after the trigger that is running. Always True, like a queued
         ``transitions.Machine``."""
+        return self._pull(name, kwargs)
+
+    def _pull(self, name: str, kwargs: dict[str, Any]) -> bool:
         if self._running:
             self._queue.append((name, kwargs))
             return True
@@ -133,7 +138,10 @@ class TableMachine:
                 return
             raise MachineError(f"Can't trigger event {name} from state {source}!")
         for edge in edges:
-            if all(condition(**kwargs) == wanted for condition, wanted in edge.conditions):
+            for condition, wanted in edge.conditions:
+                if condition(**kwargs) != wanted:
+                    break
+            else:
                 break
         else:
             return
