@@ -12,6 +12,7 @@ runs in milliseconds" stays true. ``benchmarks/run.py`` runs this as part of the
 
 from __future__ import annotations
 
+import ast
 import random
 import sys
 import time
@@ -27,7 +28,22 @@ from shooter.config import parse_config  # noqa: E402
 from shooter.errors import CommandError  # noqa: E402
 from shooter.protocol import parse  # noqa: E402
 from shooter.table import Table  # noqa: E402
-from tests.test_persistence import GAME  # noqa: E402
+
+
+def scripted_game() -> list[str]:
+    """The scripted game of ``tests/test_persistence.py`` (there the suite checks that every line is
+    accepted), read from the file, not imported: a measured process must not carry the suite's
+    imports (pytest alone is about 10 MB of RSS)."""
+    path = ROOT / "tests" / "test_persistence.py"
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["GAME"]:
+            lines = ast.literal_eval(node.value)
+            if isinstance(lines, list) and all(isinstance(x, str) for x in lines):
+                return lines
+    raise LookupError(f"{path}: no GAME = [...] list of console lines")
+
+
+GAME = scripted_game()
 
 # The table calls behind the console's game commands (the controller's cmd_* do the same).
 TABLE_CALLS = {

@@ -14,6 +14,7 @@ start-up is wall time (it is a latency). The baselines:
   layer, the loop, the controller, the table, the scheduler and the shooter's state machine.
 - start-up and memory: ``python -c "import gpiozero, serial, transitions"``.
 - games: the same lines on the table's rules alone, with the same seeds (the same games).
+- saves: encoding the state with 50 undo levels against the same game with one level.
 
 Memory and wake-ups are measured in child processes (``--child``), so that one figure's garbage does
 not count against the next. Nothing here is asserted by the tests; ``tests/test_benchmarks.py``
@@ -58,6 +59,7 @@ GOALS = {
     "virtual_presses_per_second": ("-", None),
     "bot_game_ms": ("-", None),
     "game_ratio": ("-", None),
+    "save_depth_ratio": ("-", None),
     "rss_after_100k_lines_mb": ("< 40 MB", lambda v: v < 40.0),
     "gc_max_pause_ms": ("<= 20 ms", lambda v: v <= 20.0),
 }
@@ -305,6 +307,44 @@ def bot_games(rounds: int, games: int) -> dict:
             "ratio": round(paired_ratio(a, b), 1), "accepted_lines_per_game": round(lines)}
 
 
+# ---------------------------------------------------------------- saves
+def _table_with_undo(depth: int):
+    """A 4-player game whose undo history holds ``depth`` snapshots (a round start and corrections)."""
+    import random
+
+    from shooter.table import Table
+    table = Table(rng=random.Random(1))
+    table.new_game(4, dealer=1)
+    table.start_round("7")
+    for _ in range(depth - 1):
+        table.set(direction="ccw" if table.game.direction == "cw" else "cw")
+    return table
+
+
+def save_depth(rounds: int, saves: int) -> dict:
+    """What a save encodes (the table's state and its JSON bytes, as the controller's save does) with
+    the deepest undo history (50 levels) against one level: the same game otherwise. The file write
+    and its two fsyncs are left out: they cost the same whatever the depth, and a disk's time would
+    drown the figure."""
+    from shooter.persist import Store
+    from shooter.table.persist import UNDO_LEVELS
+    deep, shallow = _table_with_undo(UNDO_LEVELS), _table_with_undo(1)
+    assert len(deep.history) == UNDO_LEVELS and len(shallow.history) == 1
+    with tempfile.TemporaryDirectory() as directory:
+        deep_store, shallow_store = Store(directory), Store(directory)
+
+        def timed(table, store):
+            def run() -> float:
+                start = CPU_CLOCK()
+                for _ in range(saves):
+                    store.encode(table.to_dict())
+                return (CPU_CLOCK() - start) / saves
+            return run
+        a, b = alternate(rounds, timed(deep, deep_store), timed(shallow, shallow_store))
+    return {"ratio": round(paired_ratio(a, b), 2), "deep_us": round(min(a) * 1e6, 1),
+            "one_level_us": round(min(b) * 1e6, 1), "levels": UNDO_LEVELS}
+
+
 # ---------------------------------------------------------------- processes
 def _python(*args) -> list[str]:
     return [sys.executable, *args]
@@ -457,7 +497,7 @@ def _child_long(lines: int) -> None:
     """In the child: one App, a long session of scripted games, every line to quiescence."""
     from shooter.app import App
     from shooter.config import parse_config
-    from tests.test_persistence import GAME
+    from benchmarks.bench_game import GAME
     pauses = []   # (CPU seconds, wall seconds, generation) of every collection
     started = [0.0, 0.0]
 
@@ -497,6 +537,7 @@ SIZES = {  # name: full, quick
     "virtual_rounds": (5, 3), "virtual_presses": (300, 50),
     "game_rounds": (5, 3), "games": (10, 3),
     "bot_rounds": (3, 2), "bot_games": (3, 1),
+    "save_rounds": (5, 3), "saves": (500, 200),
     "startup_rounds": (6, 2), "rss_rounds": (3, 1), "rss_presses": (1000, 1000),
     "idle_seconds": (5.0, 2.0), "long_lines": (100_000, 100_000),
 }
@@ -506,7 +547,7 @@ def sizes(quick: bool, tiny: bool = False) -> dict:
     s = {k: v[1 if quick else 0] for k, v in SIZES.items()}
     if tiny:  # the smoke test: runs everything, measures nothing meaningful
         s.update(press_rounds=1, presses=2, virtual_rounds=1, virtual_presses=2, game_rounds=1, games=1,
-                 bot_rounds=1, bot_games=1, startup_rounds=1, rss_rounds=1, rss_presses=5, idle_seconds=0.2,
+                 bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1, rss_rounds=1, rss_presses=5, idle_seconds=0.2,
                  long_lines=50)
     return s
 
@@ -527,6 +568,9 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     log("bot games ...")
     bots = bot_games(s["bot_rounds"], s["bot_games"])
     result["bot_game_ms"] = bots["ms"]
+    log("saves ...")
+    save = save_depth(s["save_rounds"], s["saves"])
+    result["save_depth_ratio"] = save["ratio"]
     log("start-up ...")
     start = startup(s["startup_rounds"])
     result["startup_ratio"] = start["ratio"]
@@ -541,7 +585,7 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     result["rss_after_100k_lines_mb"] = long["mb"]
     result["gc_max_pause_ms"] = long["gc_max_pause_ms"]
     result["details"] = {"press_path": paths, "virtual_presses": virtual, "game": game, "bot_game": bots,
-                         "startup": start, "rss": memory, "idle_wakeups": idle, "long_session": long,
+                         "save": save, "startup": start, "rss": memory, "idle_wakeups": idle, "long_session": long,
                          "quick": quick, "python": sys.version.split()[0], "cpus": os.cpu_count()}
     result["goals"] = {k: g for k, (g, _) in GOALS.items() if g != "-"}
     result["met"] = {k: check(_get(result, k)) for k, (_, check) in GOALS.items() if check is not None}
@@ -576,6 +620,9 @@ def table(result: dict) -> str:
          "-", ""),
         ("game_ratio", f"{result['game_ratio']:.1f}x ({d['game']['stack_ms']:.2f} ms)",
          f"{d['game']['table_only_ms']:.2f} ms (table)", "-", ""),
+        ("save_depth_ratio", (f"{result['save_depth_ratio']:.2f}x ({d['save']['deep_us']:.1f} us, "
+                              f"{d['save']['levels']} undo levels)"),
+         f"{d['save']['one_level_us']:.1f} us (1 level)", "-", ""),
         ("rss_after_100k_lines_mb", f"{result['rss_after_100k_lines_mb']:.1f} MB ({d['long_session']['lines']} lines)",
          f"{d['long_session']['baseline_mb']:.1f} MB", "< 40 MB", _mark(result, "rss_after_100k_lines_mb")),
         ("gc_max_pause_ms", f"{result['gc_max_pause_ms']:.1f} ms", "-", "<= 20 ms", _mark(result, "gc_max_pause_ms")),

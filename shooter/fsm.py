@@ -14,7 +14,12 @@ What it runs is the subset the shooter needs, with the same meaning as a
 - a trigger pulled while another is running is queued and runs when it is done;
 - a trigger not declared for the current state raises :class:`MachineError`,
   unless it is one of ``ignore_elsewhere`` (reports from the hardware that only
-  mean something in some states): then it does nothing.
+  mean something in some states): then it does nothing;
+- keyword arguments given to a trigger are passed to its conditions and callbacks
+  (``machine.trigger("play_card", card="5")``), as transitions passes event data;
+- a trigger whose name the model already uses (a method of its own) is not bound
+  on the model, as transitions skips it; pull it with :meth:`TableMachine.trigger`.
+- ``model_attribute`` names the model's attribute that holds the state (``state``).
 
 Why not ``transitions.Machine`` itself: it costs about 10 µs a trigger (event
 objects, partials, debug logging on every step), more than a whole bare gpiozero
@@ -31,7 +36,7 @@ from transitions import MachineError
 
 __all__ = ["TableMachine", "MachineError"]
 
-Callback = Callable[[], Any]
+Callback = Callable[..., Any]
 
 
 def _names(value: str | Iterable[str] | None) -> list[str]:
@@ -51,8 +56,9 @@ class TableMachine:
     """Runs ``transitions`` on ``model`` (whose ``state`` attribute holds the state's name)."""
 
     def __init__(self, model: Any, *, states: list[dict[str, Any]], transitions: list[dict[str, Any]],
-                 initial: str, ignore_elsewhere: Iterable[str] = ()):
+                 initial: str, ignore_elsewhere: Iterable[str] = (), model_attribute: str = "state"):
         self.model = model
+        self._attribute = model_attribute
         names = [s["name"] for s in states]
 
         def bound(value: str | Iterable[str] | None) -> tuple[Callback, ...]:
@@ -76,37 +82,47 @@ class TableMachine:
                 self._edges.setdefault((t["trigger"], source), []).append(edge)
             triggers.add(t["trigger"])
         self._ignored = frozenset(ignore_elsewhere)
-        self._queue: deque[str] = deque()   # triggers pulled while one runs
+        self._queue: deque[tuple[str, dict[str, Any]]] = deque()   # triggers pulled while one runs
         self._running = False
         for trigger in triggers:
-            setattr(model, trigger, self._puller(trigger))
-        model.state = initial
+            if not hasattr(model, trigger):
+                setattr(model, trigger, self._puller(trigger))
+        setattr(model, model_attribute, initial)
+
+    def may(self, trigger: str, state: str) -> bool:
+        """Whether ``trigger`` is declared for ``state`` (its conditions not asked)."""
+        return (trigger, state) in self._edges
 
     def set_state(self, name: str) -> None:
         """Put the model in state ``name`` without running any callback (tests, restoring)."""
         if name not in self._enter:
             raise ValueError(f"unknown state {name!r}")
-        self.model.state = name
+        setattr(self.model, self._attribute, name)
 
-    def _puller(self, trigger: str) -> Callable[[], bool]:
-        def pull() -> bool:
-            return self.trigger(trigger)
+    def _puller(self, trigger: str) -> Callable[..., bool]:
+        pull_now = self._pull
+
+        def pull(**kwargs: Any) -> bool:
+            return pull_now(trigger, kwargs)
         pull.__name__ = pull.__qualname__ = trigger
         pull.__doc__ = f"Pull the {trigger!r} trigger (see the transitions table)."
         return pull
 
-    def trigger(self, name: str) -> bool:
+    def trigger(self, name: str, **kwargs: Any) -> bool:
         """Run ``name`` now, or after the trigger that is running. Always True, like a queued
         ``transitions.Machine``."""
+        return self._pull(name, kwargs)
+
+    def _pull(self, name: str, kwargs: dict[str, Any]) -> bool:
         if self._running:
-            self._queue.append(name)
+            self._queue.append((name, kwargs))
             return True
         self._running = True
         try:
-            self._run(name)
+            self._run(name, kwargs)
             queue = self._queue
             while queue:
-                self._run(queue.popleft())
+                self._run(*queue.popleft())
         except BaseException:
             self._queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
             raise
@@ -114,26 +130,29 @@ class TableMachine:
             self._running = False
         return True
 
-    def _run(self, name: str) -> None:
+    def _run(self, name: str, kwargs: dict[str, Any]) -> None:
         model = self.model
-        source = model.state
+        source = getattr(model, self._attribute)
         edges = self._edges.get((name, source))
         if edges is None:
             if name in self._ignored:
                 return
             raise MachineError(f"Can't trigger event {name} from state {source}!")
         for edge in edges:
-            if all(condition() == wanted for condition, wanted in edge.conditions):
+            for condition, wanted in edge.conditions:
+                if condition(**kwargs) != wanted:
+                    break
+            else:
                 break
         else:
             return
         for callback in edge.before:
-            callback()
+            callback(**kwargs)
         if edge.dest is not None:
             for callback in self._exit[source]:
-                callback()
-            model.state = edge.dest
+                callback(**kwargs)
+            setattr(model, self._attribute, edge.dest)
             for callback in self._enter[edge.dest]:
-                callback()
+                callback(**kwargs)
         for callback in edge.after:
-            callback()
+            callback(**kwargs)

@@ -8,6 +8,11 @@ truncated, foreign, too big, too deep, not a regular file) is moved aside under
 a name that says so, with a clear message, and the controller starts fresh:
 never a crash loop. A permission error is an install error (:class:`InstallError`):
 nothing is discarded. Temporary files of a save that was killed are removed at start.
+
+A save's cost does not grow with the undo depth: the items of a *sealed* top-level list
+(the game's ``history``: each undo snapshot is made once and never changed, only dropped)
+are encoded once per object and reused while they stay in the list; the bytes written are
+exactly ``json.dumps(state, sort_keys=True, separators=(",", ":"))``.
 """
 
 from __future__ import annotations
@@ -16,12 +21,20 @@ import json
 import os
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from .errors import InstallError, StateFileError
 
 STATE_FILE = "game.json"
 MAX_STATE_BYTES = 4 * 1024 * 1024   # a real state file is a few hundred kB at most (50 undo levels)
+# top-level lists whose items never change once saved, per file (shooter.table's undo history)
+SEALED = {STATE_FILE: ("history",)}
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def _install_error(path: Path, exc: OSError) -> InstallError:
@@ -33,9 +46,11 @@ class Store:
     """The game state file in ``directory`` (created if missing); ``name``: another file kept the same way
     (the calibration)."""
 
-    def __init__(self, directory: Path | str, name: str = STATE_FILE):
+    def __init__(self, directory: Path | str, name: str = STATE_FILE, sealed: Iterable[str] | None = None):
         self.directory = Path(directory)
         self.path = self.directory / name
+        self.sealed = frozenset(SEALED.get(name, ()) if sealed is None else sealed)
+        self._encoded: dict[int, tuple[object, str]] = {}   # id(item) -> (item, its JSON), sealed items
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
         except PermissionError as exc:
@@ -69,8 +84,31 @@ class Store:
         os.close(fd)
         os.unlink(tmp)
 
-    def save(self, state: dict) -> None:
-        data = json.dumps(state, sort_keys=True, separators=(",", ":")).encode("utf-8")
+    def encode(self, state: dict[str, Any]) -> bytes:
+        """``state`` as the file's bytes; a sealed list's items already encoded are not encoded again."""
+        lists = [key for key in self.sealed if isinstance(state.get(key), list) and state[key]]
+        if not lists or not all(isinstance(key, str) for key in state):
+            return _dumps(state).encode("utf-8")
+        known, encoded = self._encoded, {}
+        parts = []
+        for key in sorted(state):
+            value = state[key]
+            if key in lists:
+                items = []
+                for item in value:
+                    hit = known.get(id(item))
+                    text = hit[1] if hit is not None and hit[0] is item else _dumps(item)
+                    encoded[id(item)] = (item, text)   # the item is held: its id is not reused meanwhile
+                    items.append(text)
+                text = "[" + ",".join(items) + "]"
+            else:
+                text = _dumps(value)
+            parts.append(_dumps(key) + ":" + text)
+        self._encoded = encoded
+        return ("{" + ",".join(parts) + "}").encode("utf-8")
+
+    def save(self, state: dict[str, Any]) -> None:
+        data = self.encode(state)
         tmp = self._temp()
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
@@ -94,7 +132,7 @@ class Store:
         finally:
             os.close(dir_fd)
 
-    def load(self) -> dict | None:
+    def load(self) -> dict[str, Any] | None:
         """The saved state, None if there is none. Raises StateFileError if it is unreadable,
         InstallError if the controller may not read it."""
         try:

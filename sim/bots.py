@@ -44,7 +44,6 @@ class BotTable:
         self.pile: list[Card] = []
         self.colour: str | None = None
         self._seen_events = 0
-        self._taken = 0                   # how many of world.launcher.out the hands have taken
         self.box: list[Card] = list(deck)  # cards not dealt yet
         self._refilling = False
         self.lines = 0
@@ -67,11 +66,10 @@ class BotTable:
         """Cards that came out go to the seat the shooter was aimed at (T-STUCK: stuck ones too)."""
         new = self.events[self._seen_events:]
         self._seen_events = len(self.events)
-        out = self.world.launcher.out
+        launcher = self.world.launcher
         for event in new:
             if event["event"] == "shot" and event["ejected"]:
-                cards = out[self._taken:self._taken + event["ejected"]]
-                self._taken += len(cards)
+                cards = launcher.take(event["ejected"])
                 self.hands[event["seat"]].extend(cards)
                 self.stats["cards shot"] += len(cards)
             elif event["event"] == "empty":
@@ -79,8 +77,8 @@ class BotTable:
                 self._refill()
             elif event["event"] == "jam":
                 self._clear_jam()
-        if self._taken != len(out):
-            raise BotError(f"{len(out) - self._taken} cards came out that no shot event counted")
+        if launcher.on_table:
+            raise BotError(f"{launcher.on_table} cards came out that no shot event counted")
         if len(self.world.launcher.magazine) < 15 and len(self.pile) > 20 and not self._refilling:
             self._refill()  # E-REFILL: the pile looks like a deck, the shooter runs low
 
@@ -89,7 +87,7 @@ class BotTable:
         launcher = self.world.launcher
         places = list(launcher.magazine) + ([launcher.in_beam] if launcher.in_beam else []) + self.pile + self.box
         places += [c for hand in self.hands.values() for c in hand]
-        places += launcher.out[self._taken:]
+        places += launcher.out
         if len(places) != len(self.deck) or {id(c) for c in places} != {id(c) for c in self.deck}:
             raise BotError(f"cards lost or doubled: {len(places)} in play, the deck has {len(self.deck)}")
 
@@ -97,8 +95,7 @@ class BotTable:
     def _gather(self) -> list[Card]:
         """Every card back together for a new round: the magazine emptied with the lid open."""
         self.world.open_lid()
-        cards = self.world.launcher.unload() + self.world.launcher.take_out()[self._taken:]
-        self._taken = 0
+        cards = self.world.launcher.unload() + self.world.launcher.take_out()
         for hand in self.hands.values():
             cards += hand
             hand.clear()

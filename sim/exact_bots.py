@@ -42,7 +42,6 @@ class ExactBotTable:
         self.colour: str | None = None
         self.legal = True  # whether the last wild draw card was played legally
         self._seen = 0
-        self._taken = 0
         self.lines = 0
         self.history: list[str] = []  # the last lines sent (for a BotError's message)
         self.stats: Counter = Counter()
@@ -62,7 +61,7 @@ class ExactBotTable:
         """magazine + slot + hands + pile + laid aside = the deck, every card once."""
         launcher = self.world.launcher
         places = list(launcher.magazine) + ([launcher.in_beam] if launcher.in_beam else [])
-        places += launcher.out[self._taken:] + self.pile + self.box
+        places += list(launcher.out) + self.pile + self.box
         places += [c for hand in self.hands.values() for c in hand]
         if len(places) != len(self.deck) or {id(c) for c in places} != {id(c) for c in self.deck}:
             raise BotError(f"cards lost or doubled: {len(places)} in play, the deck has {len(self.deck)}")
@@ -93,11 +92,10 @@ class ExactBotTable:
     def _collect_shots(self) -> None:
         new = self.events[self._seen:]
         self._seen = len(self.events)
-        out = self.world.launcher.out
+        launcher = self.world.launcher
         for event in new:
             if event["event"] == "shot" and event["ejected"]:
-                cards = out[self._taken:self._taken + event["ejected"]]
-                self._taken += len(cards)
+                cards = launcher.take(event["ejected"])
                 kept, surplus = cards[:event["planned"]], cards[event["planned"]:]
                 if event["reason"] == "first":
                     self.pile += kept  # turned up by the dealer
@@ -113,8 +111,8 @@ class ExactBotTable:
                 self._clear_jam()
             elif event["event"] == "side":
                 self._flip_physically(event["side"])
-        if self._taken != len(out):
-            raise BotError(f"{len(out) - self._taken} cards came out that no shot event counted")
+        if launcher.on_table:
+            raise BotError(f"{launcher.on_table} cards came out that no shot event counted")
 
     def _flip_physically(self, side: str) -> None:
         """A flip: the discard pile is turned over (its bottom card now on top), hands turn in the players'

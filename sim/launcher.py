@@ -8,30 +8,42 @@ stepped in tiny fixed increments.
 Where a card can be: in the magazine (the top one possibly part-fed into the
 throat), in the exit beam (passing), stuck half out (the roller stopped while it
 was passing), jammed in the beam, or out on the table. Every card is always in
-exactly one place: ``loaded == magazine + in_beam + out``.
+exactly one place: ``loaded == magazine + in_beam + out + forgotten``. Anonymous cards
+wait in the magazine as a count until they come out (:mod:`sim.magazine`).
+
+The table remembers the last :attr:`Launcher.out_limit` cards lying on it one by one
+(``out``, oldest first); older ones are only counted (``forgotten``), so a day-long
+session that never takes its cards off the table does not grow with every card.
+Players pick cards up with :meth:`Launcher.take` (the oldest first) or sweep the
+table with :meth:`Launcher.take_out`.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from hal.clock import Clock, Timer
 
 from .cards import Card
+from .magazine import Magazine
 from .params import SimParams
 
 
 class Launcher:
     """Magazine, roller and exit slot of the simulated shooter."""
 
+    #: how many of the cards lying on the table are remembered one by one (None: all of them)
+    out_limit: int | None = 1000
+
     def __init__(self, clock: Clock, params: SimParams, on_beam: Callable[[bool], None]):
         self._clock = clock
         self._p = params
         self._on_beam = on_beam       # beam broken (True) or whole again (False)
-        self.magazine: deque[Card] = deque()   # the top card (next out) is the last one
-        self.out: list[Card] = []      # cards that left the shooter, in order
-        self.loaded = 0               # cards ever put in
+        self.magazine = Magazine()    # the top card (next out) is the last one
+        self.out: deque[Card] = deque()   # cards that left the shooter and lie on the table, oldest first
+        self.forgotten = 0            # cards lying on the table beyond ``out_limit``: counted, not kept
+        self.loaded = 0               # cards put in and not taken off the table since
         self.feed = 0.0               # top card's progress into the throat, 0..1
         self.in_beam: Card | None = None
         self.pass_progress = 0.0      # in_beam card's progress through the beam, 0..1
@@ -48,10 +60,13 @@ class Launcher:
     def load(self, cards: int | Iterable[Card]) -> None:
         """Put cards in the magazine, under those already there: ``n`` anonymous cards or these cards
         (the first of them comes out first)."""
-        cards = [Card() for _ in range(cards)] if isinstance(cards, int) else list(cards)
-        for card in cards:
-            self.loaded += 1
-            self.magazine.appendleft(card)
+        if isinstance(cards, int):
+            self.magazine.add_anonymous(cards)   # made one by one as they come out (sim.magazine)
+            self.loaded += cards
+        else:
+            for card in cards:
+                self.loaded += 1
+                self.magazine.appendleft(card)
         self._reschedule()
 
     def set_motor(self, speed: float) -> None:
@@ -87,11 +102,27 @@ class Launcher:
         self.loaded -= len(cards)
         return cards
 
-    def take_out(self) -> list[Card]:
-        """The cards that came out, taken off the table (into hands); they leave the count."""
-        cards, self.out = self.out, []
+    def take(self, n: int) -> list[Card]:
+        """A player picks up the ``n`` oldest cards lying on the table (fewer if fewer lie there);
+        they leave the count."""
+        out = self.out
+        cards = [out.popleft() for _ in range(min(n, len(out)))]
         self.loaded -= len(cards)
         return cards
+
+    def take_out(self) -> list[Card]:
+        """Every card lying on the table, taken off it (into hands); they leave the count. Returns
+        the remembered ones (all of them unless more than ``out_limit`` lay there)."""
+        cards = list(self.out)
+        self.out.clear()
+        self.loaded -= len(cards) + self.forgotten
+        self.forgotten = 0
+        return cards
+
+    @property
+    def on_table(self) -> int:
+        """Cards that came out and lie on the table (remembered or only counted)."""
+        return len(self.out) + self.forgotten
 
     # ---- the model ----
     def _gripping(self, at: float) -> bool:
@@ -121,6 +152,7 @@ class Launcher:
         if self.speed == 0.0 or self.jammed:
             return
         if not self._gripping(now):
+            assert self._grips_at is not None   # the motor runs (speed != 0): it grips at a time
             self._timer = self._clock.call_at(self._grips_at, self._step, name="roller-grip")
             return
         times = []
@@ -160,7 +192,11 @@ class Launcher:
         self._on_beam(True)
 
     def _card_out(self) -> None:
+        assert self.in_beam is not None
         self.out.append(self.in_beam)
+        if self.out_limit is not None and len(self.out) > self.out_limit:
+            self.out.popleft()        # still on the table, no longer remembered which card it is
+            self.forgotten += 1
         self.in_beam = None
         self.pass_progress = 0.0
         self.stuck = False
@@ -188,6 +224,7 @@ class Launcher:
         return len(self.magazine) + (1 if self.in_beam is not None else 0)
 
     def accounted(self) -> bool:
-        """Every card ever loaded is in exactly one place."""
-        places = list(self.magazine) + self.out + ([self.in_beam] if self.in_beam is not None else [])
-        return len(places) == self.loaded and len({id(c) for c in places}) == self.loaded
+        """Every card loaded and not taken is in exactly one place (the forgotten ones counted)."""
+        places = self.magazine.made() + list(self.out) + ([self.in_beam] if self.in_beam is not None else [])
+        counted = len(places) + self.magazine.unmade + self.forgotten
+        return counted == self.loaded and len({id(c) for c in places}) == len(places)

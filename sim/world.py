@@ -17,6 +17,7 @@ off for an instant has not cooled), the run still going included.
 from __future__ import annotations
 
 import random
+from collections import deque
 
 from hal.clock import Clock
 from hal.settings import MotorSettings, PinMap
@@ -31,7 +32,7 @@ class ShooterWorld:
 
     def __init__(self, factory: SimFactory, pins: PinMap = PinMap(), *, params: SimParams = SimParams(),
                  seed: int = 0, cards: int = 0, exit_active_low: bool = True,
-                 rest_time: float = MotorSettings().rest_time):
+                 rest_time: float = MotorSettings().rest_time, beeps_limit: int | None = 1000):
         self.factory = factory
         self.clock: Clock = factory.clock
         self.params = params
@@ -40,7 +41,8 @@ class ShooterWorld:
         self._exit_active_low = exit_active_low
         self.lid_open = False
         self._lid_bounces: list = []
-        self.beeps: list[tuple[float, float]] = []  # (start, seconds) of every beep heard
+        # (start, seconds) of the last beeps_limit beeps heard (None: every beep)
+        self.beeps: deque[tuple[float, float]] = deque(maxlen=beeps_limit)
         self._beep_started: float | None = None
         self.motor_with_lid_open: list[tuple[float, float]] = []  # (start, end) violations
         self._violation_since: float | None = None
@@ -221,7 +223,8 @@ class ShooterWorld:
 
     @property
     def cards_out(self) -> int:
-        return len(self.launcher.out)
+        """Cards that came out and lie on the table."""
+        return self.launcher.on_table
 
     def accounted(self) -> bool:
         """magazine + in the slot + out == loaded, every card once."""

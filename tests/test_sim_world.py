@@ -109,15 +109,16 @@ def test_an_empty_magazine_shoots_nothing(make_rig):
 
 
 OPS = st.lists(st.tuples(st.sampled_from(["fwd", "half", "bwd", "stop", "open", "close", "jam", "load",
-                                           "press", "wait"]),
+                                           "press", "wait", "take", "sweep"]),
                          st.floats(0.0, 0.4)), max_size=60)
 
 
 @settings(max_examples=150, deadline=None)
-@given(ops=OPS, seed=st.integers(0, 1000))
-def test_every_card_is_accounted_for_under_any_sequence_of_operations(ops, seed):
+@given(ops=OPS, seed=st.integers(0, 1000), out_limit=st.sampled_from([None, 3]))
+def test_every_card_is_accounted_for_under_any_sequence_of_operations(ops, seed, out_limit):
     from hal import LidOpenError, MotorRestingError
     r = Rig(cards=20, seed=seed)
+    r.world.launcher.out_limit = out_limit
     try:
         for op, dt in ops:
             try:
@@ -139,6 +140,10 @@ def test_every_card_is_accounted_for_under_any_sequence_of_operations(ops, seed)
                     r.world.load(int(dt * 10) + 1)
                 elif op == "press":
                     r.world.press_button()
+                elif op == "take":
+                    r.world.launcher.take(int(dt * 10) + 1)
+                elif op == "sweep":
+                    r.world.launcher.take_out()
             except (LidOpenError, MotorRestingError):
                 pass
             r.wait(dt)
@@ -205,3 +210,77 @@ def test_shutting_a_shut_lid_does_nothing(rig):
     rig.world.close_lid()
     rig.wait(0.5)
     assert list(rig.pin("lid").history) == before
+
+
+def _shoot(rig, seconds=1.0):
+    rig.hw.motor.forward()
+    rig.wait(seconds)
+    rig.hw.motor.stop()
+    rig.settle()
+
+
+def test_the_table_remembers_only_the_last_cards_out_and_counts_the_rest(rig):
+    rig.world.launcher.out_limit = 3
+    _shoot(rig)
+    launcher = rig.world.launcher
+    assert rig.world.cards_out > 5                       # every card on the table is counted
+    assert len(launcher.out) == 3 and launcher.forgotten == rig.world.cards_out - 3
+    assert rig.world.accounted()
+    last = list(launcher.out)
+    assert launcher.take_out() == last                   # the remembered ones, the table swept clean
+    assert rig.world.cards_out == 0 and rig.world.accounted()
+    assert launcher.loaded == rig.world.cards_in_shooter
+
+
+def test_a_player_picks_up_the_oldest_cards_on_the_table(rig):
+    _shoot(rig, 0.5)
+    launcher = rig.world.launcher
+    out = list(launcher.out)
+    assert len(out) >= 3
+    assert launcher.take(2) == out[:2]
+    assert list(launcher.out) == out[2:] and rig.world.cards_out == len(out) - 2
+    assert launcher.take(100) == out[2:] and rig.world.cards_out == 0
+    assert rig.world.accounted()
+
+
+def test_a_long_session_keeps_a_bounded_number_of_cards_and_beeps(make_rig):
+    r = make_rig(cards=0)
+    r.world.launcher.out_limit = 10
+    r.world.beeps = type(r.world.beeps)(maxlen=4)
+    for _ in range(6):
+        r.world.load(20)
+        _shoot(r)
+        r.hw.beeper.play([(2600, 0.05)])
+        r.wait(1.0)
+    assert r.world.cards_out > 40 and len(r.world.launcher.out) == 10 and r.world.accounted()
+    assert len(r.world.beeps) == 4 and r.world.beeps[-1][0] > r.world.beeps[0][0]
+
+
+def test_anonymous_cards_wait_in_the_magazine_as_a_count_until_they_come_out(make_rig):
+    r = make_rig(cards=0)
+    r.world.load(10_000)
+    magazine = r.world.launcher.magazine
+    assert len(magazine) == 10_000 and magazine.unmade == 10_000 and not magazine.made()
+    _shoot(r)
+    out = r.world.cards_out
+    assert out > 5 and magazine.unmade == 10_000 - out and r.world.accounted()
+
+
+def test_named_cards_loaded_under_anonymous_ones_come_out_after_them(make_rig):
+    from sim import Card
+    r = make_rig(cards=0)
+    r.world.load(3)
+    named = [Card(face="number", colour="red", value=n) for n in (1, 2)]
+    r.world.load(named)
+    assert len(r.world.launcher.magazine) == 5 and r.world.accounted()
+    _shoot(r, 2.0)
+    assert r.world.cards_out == 5 and list(r.world.launcher.out)[3:] == named
+    assert [c.face for c in list(r.world.launcher.out)[:3]] == [None] * 3
+
+
+def test_the_magazine_examples_run():
+    import doctest
+
+    import sim.magazine
+    result = doctest.testmod(sim.magazine)
+    assert result.attempted > 0 and result.failed == 0

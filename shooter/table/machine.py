@@ -8,13 +8,21 @@ says which phase each command is valid in and which phase it leads to; the
 the phase are internal transitions (``dest: None``), so a command is valid in a
 phase exactly when its trigger is declared for that phase.
 
-The machine is a plain ``transitions.Machine`` (one control loop, no lock, no
-timeouts). :func:`table_diagram` draws the same table as mermaid text.
+The table runs on :class:`shooter.fsm.TableMachine`, the lean runner of
+``transitions`` tables the launcher uses (a command costs a dict look-up, not
+transitions' event objects and debug logging; ``tests/test_table_machine.py``
+checks it does what ``transitions.Machine`` does with this table). Keyword
+arguments of a trigger reach its conditions and callbacks, as in transitions;
+no callback pulls another trigger (the table pulls ``end_round`` and ``settle``
+after its command's trigger returns). :func:`table_diagram` draws the same
+table with transitions, as mermaid text.
 """
 
 from __future__ import annotations
 
-from transitions import Machine
+from typing import Any
+
+from shooter.fsm import TableMachine
 
 STATES = ["none", "deal", "first", "play", "scoring", "over"]
 
@@ -72,9 +80,10 @@ MACHINE_ARGS = {
 }
 
 
-def build_machine(model, initial: str = "none") -> Machine:
+def build_machine(model: Any, initial: str = "none") -> TableMachine:
     """Attach the phase machine to `model` (a Table); the phase is ``model.phase``."""
-    return Machine(model=model, initial=initial, **MACHINE_ARGS)
+    return TableMachine(model, states=[{"name": name} for name in STATES], transitions=TRANSITIONS,
+                        initial=initial, model_attribute="phase")
 
 
 class _Drawing:

@@ -35,7 +35,8 @@ def table_to_dict(table) -> dict:
         "version": VERSION,
         "options": table.options.to_dict(),
         "game": table._snapshot(),
-        "history": [{"command": h["command"], "game": h["game"]} for h in table.history],
+        # the entries themselves: made once per undoable command and never changed (persist.Store seals them)
+        "history": list(table.history),
         "undo_blocker": table.undo_blocker,
     }
 
@@ -74,7 +75,7 @@ def _table_from_dict(cls, data: object, rng):
             # the cards in the hands and the magazine cannot be recounted after a restart
             raise StateFileError(f"Saved table state: a {table.game.variant} game is not resumed (its hand "
                                  f"counts and the magazine cannot be recounted); it is kept aside.")
-        table.machine.set_state(phase, model=table)
+        table.machine.set_state(phase)
     table.history = _history(data["history"], data["game"] is not None)
     if data["undo_blocker"] not in (None, "press"):
         raise StateFileError("Saved table state: undo_blocker must be null or 'press'.")

@@ -76,6 +76,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         no-game
     """
 
+    phase: str  # none, deal, first, play, scoring or over: kept by the phase machine (machine.py)
+
     def __init__(self, options: RuleOptions | None = None, rng: random.Random | None = None):
         self.options = options or RuleOptions()
         self.rng = rng or random.Random()
@@ -163,7 +165,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if self.game is not None and self.game.exact:
             return self._press_exact()
-        if self.game is None or "serve_press" not in self.machine.get_triggers(self.phase):
+        if self.game is None or not self.machine.may("serve_press", self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
         return self._run(None, "serve_press", finish=self.end_round, forget="press")
 
@@ -393,7 +395,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def count_shot(self, planned: int, ejected: int | None) -> list[dict]:
         """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants)."""
-        if self.game is None or not self.game.exact or "count_shot" not in self.machine.get_triggers(self.phase):
+        if self.game is None or not self.game.exact or not self.machine.may("count_shot", self.phase):
             return []
         return self._run(None, "count_shot", planned=planned, ejected=ejected or 0,
                          finish=self.end_round if self.phase == "play" else None, forget="press")
@@ -484,10 +486,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def _restore(self, data: dict | None):
         if data is None:
             self.game = None
-            self.machine.set_state("none", model=self)
+            self.machine.set_state("none")
             return
         self.game, phase = load_snapshot(data)
-        self.machine.set_state(phase, model=self)
+        self.machine.set_state(phase)
 
     def _run(self, command, trigger: str, announce=False, finish=None, forget=None, **kwargs) -> list[dict]:
         """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
@@ -498,10 +500,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """
         before = self._snapshot()
         seen = self._windows_seen()
-        old_head = self.game.head.public() if self.game and self.game.head else None
+        old_head = self.game.head.public() if announce and self.game and self.game.head else None
         self._events = []
         try:
-            self.trigger(trigger, **kwargs)
+            self.machine.trigger(trigger, **kwargs)
             self._move_windows(trigger, seen, before, last=kwargs.get("last", False))
             if announce:
                 self._announce(old_head)
@@ -523,7 +525,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """The game, if `trigger` is valid in the current phase; else no-game / wrong-phase."""
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
-        if trigger not in self.machine.get_triggers(self.phase):
+        if not self.machine.may(trigger, self.phase):
             raise CommandError("wrong-phase", f"Cannot {doing} in phase {self.phase}.")
         return self.game
 
