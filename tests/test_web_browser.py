@@ -273,3 +273,93 @@ def test_two_phones_see_every_event_within_100_ms(server, browser):
           f"{statistics.median(delays):.1f} ms, max {max(delays):.1f} ms over {len(delays)} events")
     assert statistics.median(delays) < 100
     assert max(delays) < 500  # loosely: a shared CI machine has hiccups
+
+
+DEAL = 30_000  # ms: the real shooter deals 7 cards to each of 3 seats (about 5 s on the simulator, slower when busy)
+
+
+def new_exact_game(page, server, variant):
+    """Pair, then a 3-player game of `variant` from the Game tab, dealt by the shooter, the first card a 5."""
+    pair(page, server)
+    page.get_by_role("tab", name="Game").click()
+    page.get_by_label("Players").select_option("3")
+    page.get_by_label("Which Uno").select_option(variant)
+    expect(page.get_by_label("Edition")).to_be_hidden()  # Extreme's decks only
+    start_rule = page.get_by_label("An action card turned up first")  # classic's first-card rule
+    expect(start_rule).to_be_visible() if variant == "classic" else expect(start_rule).to_be_hidden()
+    button(page, "New game").click()
+    expect(page.get_by_text("the shooter deals 7 cards to every seat", exact=False)).to_be_visible()
+    expect(page.get_by_label("First card")).to_be_hidden()  # the shooter deals before the card is turned up
+    button(page, "Deal").click()
+    expect(button(page, "Report the first card")).to_be_visible(timeout=DEAL)
+    turn_line(page, "Seat 1 turns up the first card")
+    for seat in (1, 2, 3):
+        expect(button(page, f"Seat {seat}, 7 cards")).to_be_visible()
+    page.get_by_label("First card").select_option("5")
+    button(page, "Report the first card").click()
+    turn_line(page, "Seat 2 to play")
+
+
+def test_a_classic_game_dealt_and_played_on_a_phone(server, browser):
+    page = phone(browser, server.url)
+    new_exact_game(page, server, "classic")
+    for card in ("Number", "Skip", "Reverse", "Draw Two", "Wild", "Wild Draw Four", "Wild Shuffle Hands",
+                 "Wild Customizable"):
+        expect(button(page, card)).to_be_visible()
+    for name in ("Press", "Draw", "Pass", "Give", "Uno", "Catch"):
+        expect(button(page, name)).to_be_visible()
+    expect(button(page, "Discard All")).to_have_count(0)  # Extreme's, not classic's
+    for name in ("Advice penalty", "Wrong card"):
+        expect(button(page, name)).to_be_hidden()
+    expect(page.get_by_label("Last card")).to_be_hidden()  # the shooter counts the hands
+
+    # seat 2 plays a Draw Two: seat 3 is owed 2 cards; one press shoots both, counted
+    button(page, "Draw Two").click()
+    expect(page.locator("#owed")).to_have_text("Seat 3 gets 2 cards (Draw Two)")
+    expect(button(page, "Seat 3 (+2), 7 cards")).to_be_visible()
+    expect(button(page, "Seat 2, 6 cards")).to_be_visible()
+    expect(page.locator("#cta")).to_have_text("Seat 3: one press shoots 2 cards.")
+    shot(page, "classic-en")
+    button(page, "Press").click()
+    expect(button(page, "Seat 3, 9 cards")).to_be_visible(timeout=DEAL)
+    expect(page.locator("#owed")).to_have_text("Nothing owed.")
+    turn_line(page, "Seat 1 to play")  # seat 3 lost its turn
+
+    # seat 1 draws one card, then passes
+    button(page, "Draw").click()
+    expect(button(page, "Seat 1, 8 cards")).to_be_visible(timeout=DEAL)
+    expect(page.locator("#cta")).to_have_text("Seat 1: play the drawn card, or pass.")
+    button(page, "Pass").click()
+    turn_line(page, "Seat 2 to play")
+    button(page, "Pass").click()  # the controller's rule, in words: draw first
+    expect(page.get_by_role("alert")).to_have_text("Seat 2 must draw a card before passing.")
+
+
+def test_a_flip_game_turns_its_side_on_the_phone(server, browser):
+    page = phone(browser, server.url)
+    new_exact_game(page, server, "flip")
+    expect(page.locator("#side")).to_have_text("Light side up")
+    for card in ("Draw One", "Wild Draw Two", "Flip", "Skip"):
+        expect(button(page, card)).to_be_visible()
+
+    # seat 2 plays a Flip: the dark side is up, and so is its pad
+    button(page, "Flip").click()
+    expect(page.locator("#side")).to_have_text("Dark side up")
+    for card in ("Draw Five", "Skip Everyone", "Wild Draw Colour", "Flip", "Reverse"):
+        expect(button(page, card)).to_be_visible()
+    for card in ("Draw One", "Wild Draw Two", "Skip"):
+        expect(button(page, card)).to_have_count(0)
+    turn_line(page, "Seat 3 to play")
+
+    # seat 3 plays a Wild Draw Colour at seat 1: it may be challenged; seat 1 draws until the colour comes
+    button(page, "Wild Draw Colour").click()
+    expect(page.locator("#owed")).to_have_text("Seat 1 draws until the colour (Wild Draw Colour)")
+    expect(page.locator("#challenge-text")).to_have_text("Seat 1 may challenge the Wild Draw Colour of Seat 3")
+    expect(button(page, "Challenge: rejected")).to_be_visible()
+    shot(page, "flip-en")
+    button(page, "Press").click()
+    expect(button(page, "Seat 1 (+?), 8 cards")).to_be_visible(timeout=DEAL)  # 1 card; more until the colour
+    expect(page.locator("#challenge-box")).to_be_hidden()  # too late once the first card came
+    button(page, "Colour found").click()
+    expect(page.locator("#owed")).to_have_text("Nothing owed.")
+    turn_line(page, "Seat 2 to play")
