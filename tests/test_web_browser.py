@@ -64,11 +64,22 @@ class Server:
         assert "web console on" in line, line + self.proc.stderr.read().decode()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.out: list[tuple[float, dict]] = []
+        self.seen = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         for raw in self.proc.stdout:
-            self.out.append((time.time() * 1000, json.loads(raw)))
+            with self.seen:
+                self.out.append((time.time() * 1000, json.loads(raw)))
+                self.seen.notify_all()
+
+    def wait_for(self, count: int, timeout: float = 30, **line) -> None:
+        """Returns once the console has printed `count` lines with these fields, e.g. event="round-scored"
+        (woken by each line it prints, no polling)."""
+        def seen():
+            return sum(all(o.get(k) == v for k, v in line.items()) for _, o in self.out) >= count
+        with self.seen:
+            assert self.seen.wait_for(seen, timeout), f"fewer than {count} lines {line}"
 
     def send(self, line: str) -> float:
         """A line on the stdio console; returns when it was sent (ms since the epoch)."""
@@ -363,3 +374,41 @@ def test_a_flip_game_turns_its_side_on_the_phone(server, browser):
     button(page, "Colour found").click()
     expect(page.locator("#owed")).to_have_text("Nothing owed.")
     turn_line(page, "Seat 2 to play")
+
+
+def score_a_round(server, others):
+    """From the console: the first player goes out at once; the `others` hold a 5 and a wild (55 points)."""
+    for line in ("round start first=7", "play number last", f"hand seat={others[0]} cards=5",
+                 f"hand seat={others[1]} cards=wild"):
+        server.send(line)
+
+
+def test_the_score_table_survives_a_reload_and_knows_a_new_game(server, browser):
+    page = phone(browser, server.url)
+    expect(page.locator("body")).to_have_attribute("data-connects", "1")  # it sees the events from now on
+    server.send("game new players=3 dealer=3")
+    score_a_round(server, (2, 3))  # dealer 3: seat 1 wins
+    page.get_by_role("tab", name="Scores").click()
+    expect(page.locator("#score-table")).to_contain_text("Round 1")
+    page.reload()  # the table keeps no round history: the phone keeps the rounds it saw
+    page.get_by_role("tab", name="Scores").click()
+    expect(page.locator("#score-table tr").nth(1)).to_have_text("Round 1" + "55" + "0" + "0")
+
+    # a round scored while the phone was away: one row, checked against the totals
+    context = page.context
+    page.close()
+    score_a_round(server, (1, 3))  # dealer 1: seat 2 wins
+    server.wait_for(2, event="round-scored")
+    page = context.new_page()  # the same phone (its storage) comes back
+    page.goto(server.url)
+    page.get_by_role("tab", name="Scores").click()
+    expect(page.locator("#score-table tr").nth(2)).to_have_text("Rounds this phone did not see" + "0" + "55" + "0")
+    expect(page.locator("#score-table tr").last).to_have_text("Total" + "55" + "55" + "0")
+
+    # a new game started elsewhere: its table starts empty
+    server.send("game new players=3 force")
+    server.wait_for(2, reply="game", ok=True)
+    expect(page.locator("#score-table tr").nth(2)).to_contain_text("Rounds this phone did not see")
+    page.reload()  # `game new` sends no event: the phone sees the new game at its next status
+    page.get_by_role("tab", name="Scores").click()
+    expect(page.locator("#score-table")).to_contain_text("No round scored yet.")

@@ -98,7 +98,7 @@ function receive(obj) {
   }
   if (obj.reply === "status") {
     S.statusPending = false;
-    if (obj.ok) { S.status = obj; render(); }
+    if (obj.ok) { S.status = obj; keepRounds(obj.game); render(); }
     if (S.statusDirty) { S.statusDirty = false; requestStatus(); }
     return;
   }
@@ -142,6 +142,20 @@ function onEvent(ev) {
       break;
   }
   requestStatus();
+}
+
+// The table keeps no round history (status gives the totals only), so each phone keeps the rounds it saw
+// (localStorage, across reloads) and checks them against the totals: a new game (all totals 0) empties them, and
+// rounds scored while this phone was away become one row.
+function keepRounds(game) {
+  if (!game) return;
+  const totals = game.totals || {};
+  const last = S.rounds.length ? S.rounds[S.rounds.length - 1].totals : {};
+  const same = Object.keys(totals).every((s) => (last[s] ?? 0) === totals[s]);
+  if (same) return;
+  if (Object.values(totals).every((v) => v === 0)) S.rounds = [];
+  else S.rounds.push({round: null, totals: {...totals}});
+  localStorage.setItem("rounds", JSON.stringify(S.rounds));
 }
 
 // ---- errors in the page's language ----
@@ -523,7 +537,7 @@ function renderScores(game) {
   const rows = [row(["", ...seats.map(seatName)], true)];
   let before = Object.fromEntries(seats.map((s) => [String(s), 0]));
   for (const r of S.rounds) {
-    rows.push(row([t("scores.round", {n: r.round}),
+    rows.push(row([r.round == null ? t("scores.missed") : t("scores.round", {n: r.round}),
                    ...seats.map((s) => String((r.totals[String(s)] ?? 0) - (before[String(s)] ?? 0)))]));
     before = r.totals;
   }
