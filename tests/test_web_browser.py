@@ -290,7 +290,8 @@ DEAL = 30_000  # ms: the real shooter deals 7 cards to each of 3 seats (about 5 
 
 
 def new_exact_game(page, server, variant):
-    """Pair, then a 3-player game of `variant` from the Game tab, dealt by the shooter, the first card a 5."""
+    """Pair, then a 3-player game of `variant` from the Game tab, dealt by the shooter, the first card a 5
+    (All Wild has none)."""
     pair(page, server)
     page.get_by_role("tab", name="Game").click()
     page.get_by_label("Players").select_option("3")
@@ -302,6 +303,9 @@ def new_exact_game(page, server, variant):
     expect(page.get_by_text("the shooter deals 7 cards to every seat", exact=False)).to_be_visible()
     expect(page.get_by_label("First card")).to_be_hidden()  # the shooter deals before the card is turned up
     button(page, "Deal").click()
+    if variant == "all-wild":  # no first card: the play starts once the deal is done
+        expect(page.get_by_role("heading", name="Seat 2 to play", exact=True)).to_be_visible(timeout=DEAL)
+        return
     expect(button(page, "Report the first card")).to_be_visible(timeout=DEAL)
     turn_line(page, "Seat 1 turns up the first card")
     for seat in (1, 2, 3):
@@ -412,3 +416,23 @@ def test_the_score_table_survives_a_reload_and_knows_a_new_game(server, browser)
     page.reload()  # `game new` sends no event: the phone sees the new game at its next status
     page.get_by_role("tab", name="Scores").click()
     expect(page.locator("#score-table")).to_contain_text("No round scored yet.")
+
+
+def test_an_all_wild_targeted_draw_two_and_forced_swap_pick_their_seat(server, browser):
+    page = phone(browser, server.url)
+    new_exact_game(page, server, "all-wild")
+    for card in ("Wild", "Wild Skip", "Wild Skip Two", "Wild Reverse", "Wild Draw Two", "Wild Draw Four",
+                 "Wild Targeted Draw Two", "Wild Forced Swap"):
+        expect(button(page, card)).to_be_visible()
+    expect(button(page, "Number")).to_have_count(0)
+    button(page, "Wild Targeted Draw Two").click()
+    expect(page.locator("#mode-text")).to_have_text("Wild Targeted Draw Two: tap the seat")
+    button(page, "Seat 1, 7 cards").click()
+    expect(page.locator("#owed")).to_have_text("Seat 1 gets 2 cards (Wild Targeted Draw Two)")
+    button(page, "Press").click()
+    expect(button(page, "Seat 1, 9 cards")).to_be_visible(timeout=DEAL)
+    turn_line(page, "Seat 3 to play")  # the target keeps its turn; play goes on after the card's player
+    button(page, "Wild Forced Swap").click()
+    button(page, "Seat 1, 9 cards").click()
+    expect(button(page, "Seat 3, 9 cards")).to_be_visible()  # seat 3 played one of its 7, then swapped
+    expect(button(page, "Seat 1, 6 cards")).to_be_visible()
