@@ -4,8 +4,10 @@ The real server runs as a subprocess, as the README says:
 ``uno-shooter run --sim --clock real --console stdio --web 127.0.0.1:PORT``; its standard input
 is the stdio console, so ``sim button`` written there is the physical press that pairs.
 At 390x844 the page is played like a phone: pair, a 4-player game, a Hit 2 and its presses, an
-Extreme Hit at seat 4 taken back, a round ended and its hands reported, Dutch. Screenshots of
-the main views are saved under docs/ (the README shows them).
+Extreme Hit at seat 4 taken back, a round ended and its hands reported, Dutch; the exact variants
+dealt by the shooter (classic: first card, Draw Two served in one press, draw, pass; Flip: the side and its pad;
+All Wild: a seat picked for a targeted draw and a forced swap); the score table across reloads. Screenshots of
+the main views are saved under docs/ when asked (the README shows them).
 """
 
 from __future__ import annotations
