@@ -308,6 +308,8 @@ def new_exact_game(page, server, variant):
     if variant == "all-wild":  # no first card: the play starts once the deal is done
         expect(page.get_by_role("heading", name="Seat 2 to play", exact=True)).to_be_visible(timeout=DEAL)
         return
+    expect(page.get_by_text("The shooter is dealing…")).to_be_visible()  # no first card before the deal is done
+    expect(button(page, "Report the first card")).to_be_hidden()
     expect(button(page, "Report the first card")).to_be_visible(timeout=DEAL)
     turn_line(page, "Seat 1 turns up the first card")
     for seat in (1, 2, 3):

@@ -27,6 +27,7 @@ window.shooterPage = S;
 
 // ---- messages ----
 function t(key, fields = {}) {
+  if (fields.n === 1 && `${key}_one` in (S.cat.en || {})) key = `${key}_one`;  // "1 card", not "1 cards"
   const text = (S.cat[S.lang] || {})[key] ?? (S.cat.en || {})[key] ?? key;
   return text.replace(/\{([a-z_]+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
 }
@@ -410,11 +411,13 @@ function renderDeal(game) {
   // Extreme: the dealer deals and reports the first card with `round start first=CARD`. The exact variants:
   // `round start` makes the shooter deal; in phase first the card turned up is reported with `first CARD`.
   const first = game.phase === "first";
-  $("deal-text").textContent = t(first ? "phase.first" : exact(game) ? "phase.deal_exact" : "phase.deal");
-  $("first-row").hidden = exact(game) && !first;
+  const dealing = first && !!game.owed;  // the deal and the dealer's card are still being shot
+  $("deal-text").textContent = t(dealing ? "phase.dealing" : first ? "phase.first"
+                                 : exact(game) ? "phase.deal_exact" : "phase.deal");
+  $("first-row").hidden = exact(game) && (!first || dealing);
   $("start-round").hidden = first;
   $("start-round").textContent = t(exact(game) ? "btn.deal" : "btn.start_round");
-  $("report-first").hidden = !first;
+  $("report-first").hidden = !first || dealing;
   const sel = $("first");
   const key = deckKey(game) + (exact(game) ? game.variant : "");
   if (sel.dataset.edition === key && sel.dataset.lang === S.lang) return;
@@ -583,7 +586,7 @@ for (const id of ["challenge-upheld", "challenge-rejected"]) {
 }
 $("give").addEventListener("click", guarded(() => {
   const n = $("give-cards").value;
-  pickSeat("who", t("give.pick", {n}), (seat) => act(`give seat=${seat} cards=${n}`));
+  pickSeat("who", t("give.pick", {n: Number(n)}), (seat) => act(`give seat=${seat} cards=${n}`));
 }));
 $("variant").addEventListener("change", () => renderSetup(S.status));
 $("players").addEventListener("change", () => render());
