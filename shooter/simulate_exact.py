@@ -9,7 +9,7 @@ simulated hardware (with the exit sensor), a deck of real cards built from the v
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from sim.cards import DARK_COLOURS, make_cards, make_flip_deck
@@ -17,7 +17,20 @@ from sim.exact_bots import ExactBotTable
 
 from .app import App
 from .config import Config, parse_config
+from .simulate import GameResult
 from .table.editions import COPIES_PER_DIGIT, DECK_SIZE, deck
+
+
+@dataclass
+class ExactGameResult(GameResult):
+    """A game of an exact variant: the GameResult (its JSON line unchanged) plus what the summary reads."""
+
+    variant: str = "classic"
+    # every `shot` event of the game, in order: (reason, planned, ejected, interrupted or None)
+    shots: list = field(default_factory=list, repr=False)
+
+    def json(self) -> dict:
+        return {k: v for k, v in super().json().items() if k not in ("variant", "shots")}
 
 
 # All Wild's sheet gives only the total (112); the bots' deck assumes this split. (An even split of the
@@ -77,8 +90,7 @@ class _Table:
 
 def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 1, scoring: str = "winner",
                      limit: int = 500, config: Config | None = None, **bot_options) -> list:
-    """Play ``games`` whole games of ``variant``, each with its own seed; returns GameResult objects."""
-    from .simulate import GameResult
+    """Play ``games`` whole games of ``variant``, each with its own seed; returns ExactGameResult objects."""
     results = []
     quiet = replace(config or parse_config({}), sim_cards=0)  # the bots load their own real cards
     wilds = wild_faces(variant) | wild_faces(variant, "dark")
@@ -89,7 +101,10 @@ def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 
             bots = ExactBotTable(app.world, table.send, table.events, real_deck(variant, rng), players, rng,
                                  variant, wilds, partial(card_points, variant), **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit)
-            results.append(GameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
-                                      rounds=game["round"], lines=bots.lines,
-                                      virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats)))
+            shots = [(e["reason"], e["planned"], e["ejected"], e.get("interrupted"))
+                     for e in table.events if e["event"] == "shot"]
+            results.append(ExactGameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
+                                           rounds=game["round"], lines=bots.lines,
+                                           virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats),
+                                           variant=variant, shots=shots))
     return results

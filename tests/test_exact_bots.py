@@ -73,3 +73,51 @@ def test_simulate_passes_the_variant_through():
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.decode().splitlines()[0])
     assert result["stats"]["cards shot"] > 21
+
+
+def exact_game(shots, rounds=1, lines=10, **stats):
+    from shooter.simulate_exact import ExactGameResult
+    return ExactGameResult(seed=1, winner=1, totals={"1": 0}, rounds=rounds, lines=lines, virtual_seconds=0.0,
+                           stats=stats, variant="classic", shots=shots)
+
+
+def test_the_exact_summary_counts_cards_and_shots_by_reason_not_by_profile():
+    from shooter.scheduler import PROFILES
+    from shooter.summary import ExactSummary, summarise, text
+    games = [exact_game([("deal", 7, 7, None), ("deal", 7, 7, None), ("first", 1, 1, None),
+                         ("draw-two", 2, 1, "jam"), ("draw-two", 1, 1, None), ("draw", 1, 1, None)],
+                        lines=12, draws=1, plays=3),
+             exact_game([("deal", 7, 7, None), ("wild-draw-four", 4, 4, None)], lines=5, plays=1, surplus=0)]
+    s = summarise(games, PROFILES["original"])
+    assert isinstance(s, ExactSummary)
+    assert (s.cards["deal"], s.cards["draw-two"], s.shots["draw-two"], s.cards_shot) == (21, 2, 2, 29)
+    assert s.short == Counter({"jam": 1}) and s.lines == 17 and s.moves["plays"] == 4
+    assert s.cards_per_play_shot == (2 + 1 + 4) / 4
+    out = text(s)
+    assert out.startswith("variant classic: 2 games, 2 rounds")
+    assert "cards shot     29 (dealt 21, first cards 1, in play 7)" in out
+    assert "short shots    1 (jam 1)" in out
+    assert "    draw-two                2       2   1.00 | " in out
+    assert "checked after each of 17 lines" in out and "presses" not in out
+
+
+def test_the_json_line_of_an_exact_game_is_the_extreme_one():
+    from dataclasses import fields
+
+    from shooter.simulate import GameResult
+    keys = {f.name for f in fields(GameResult)} - {"planned", "ejected"}
+    assert set(exact_game([("deal", 7, 7, None)]).json()) == keys
+
+
+def test_simulate_summarises_an_exact_variant_by_its_counted_shots():
+    from shooter.scheduler import PROFILES
+    from shooter.summary import summarise
+    games = play_games(2, players=3, limit=200, seed=5, variant="flip")
+    s = summarise(games, PROFILES["original"])
+    assert s.cards_shot == sum(g.stats["cards shot"] for g in games)  # every counted card, once
+    assert s.cards["deal"] == 7 * 3 * sum(g.rounds for g in games)   # jammed deal shots are finished later
+    assert s.shots["first"] >= sum(g.rounds for g in games) and s.cards["draw"] == s.moves["draws"]
+    out = subprocess.run([sys.executable, "-m", "shooter", "simulate", "--games", "1", "--players", "3",
+                          "--variant", "classic", "--limit", "200"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("variant classic: 1 games") and "0 presses" not in out.stdout

@@ -29,6 +29,35 @@ def test_every_error_code_card_and_reason_has_a_message():
             assert m.has(f"reason.{reason}"), (lang, reason)
 
 
+def test_every_card_and_owed_reason_of_the_exact_variants_has_a_message():
+    # the phone page names a card of the exact variants `card.VARIANT.NAME` (the names differ per box) and
+    # an owed entry by its reason: every deck's every card, the draw cards and the exact reasons
+    from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
+    from shooter.table.state import EXACT_REASONS
+    decks = {"classic": CLASSIC, "all-wild": ALL_WILD, "flip": {**FLIP_LIGHT, **FLIP_DARK}}
+    reasons = set(EXACT_REASONS) | {c.name for d in decks.values() for c in d.values() if c.cards != 0}
+    for lang in LANGUAGES:
+        m = Messages(lang)
+        for variant, deck in decks.items():
+            for card in deck:
+                assert m.has(f"card.{variant}.{card}"), (lang, variant, card)
+        for reason in reasons:
+            assert m.has(f"reason.{reason}"), (lang, reason)
+        for code in ("no-exit-sensor", "already-drawn", "must-draw"):
+            assert m.has(f"error.{code}"), (lang, code)
+
+
+def test_the_exact_variants_cards_have_the_dutch_names_of_their_boxes():
+    m = Messages("nl")
+    assert [m(f"card.classic.{c}") for c in ("draw-two", "reverse", "skip", "wild", "wild-draw-four")] == \
+        ["Neem-twee", "Keer-om", "Sla-beurt-over", "Keuzekaart", "+4 keuzekaart"]
+    assert [m(f"card.all-wild.{c}") for c in ("skip-two", "targeted-draw-two", "forced-swap")] == \
+        ["Sla-twee-over", "Gerichte +2", "Verplichte ruil"]
+    assert [m(f"card.flip.{c}") for c in ("draw-one", "wild-draw-two", "draw-five", "skip-everyone",
+                                          "wild-draw-colour")] == \
+        ["Neem-één", "Neem-twee keuzekaart", "Neem-vijf", "Iedereen-beurt-overslaan", "Keuzekaart kleur"]
+
+
 def test_card_names_are_the_dutch_names_of_the_box():
     m = Messages("nl")
     assert [m(f"card.{c}") for c in ("hit2", "hit4", "reverse", "skip", "discard-all", "wild", "extreme-hit")] == \
@@ -53,3 +82,18 @@ def test_without_the_web_console_aiohttp_is_not_imported():
             "print(sorted(m for m in sys.modules if m.startswith(('aiohttp', 'shooter.web'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+def test_the_phone_pads_hold_exactly_each_decks_cards():
+    # app.js keeps the pads' card lists (for the order on the pad); they must be the engine's decks
+    import json
+    import re
+    from pathlib import Path
+
+    from shooter.table.cards import CARDS
+    from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
+    js = (Path(__file__).parent.parent / "shooter" / "web" / "static" / "app.js").read_text()
+    pads = {k: json.loads(v) for k, v in re.findall(r'^\s*"([a-z0-9-]+)": (\[[^\]]*\]),', js, re.M)}
+    assert {k: set(v) for k, v in pads.items() if k in ("classic", "all-wild", "flip-light", "flip-dark")} == {
+        "classic": set(CLASSIC), "all-wild": set(ALL_WILD), "flip-light": set(FLIP_LIGHT), "flip-dark": set(FLIP_DARK)}
+    assert set(pads["2016"]) <= set(CARDS) and set(pads["2010"]) <= set(CARDS)

@@ -6,7 +6,14 @@ const $ = (id) => document.getElementById(id);
 const CARDS = {  // the cards of each edition, in the order of the pad
   "2016": ["number", "skip", "reverse", "discard-all", "wild", "hit2", "hit4", "extreme-hit", "blank"],
   "2010": ["number", "skip", "reverse", "discard-all", "wild", "hit2", "extreme-hit"],
+  // the exact variants (docs/rules.md): classic, All Wild, and Flip's two sides
+  "classic": ["number", "skip", "reverse", "draw-two", "wild", "wild-draw-four", "wild-shuffle", "blank"],
+  "all-wild": ["wild", "skip", "skip-two", "reverse", "draw-two", "draw-four", "targeted-draw-two", "forced-swap"],
+  "flip-light": ["number", "skip", "reverse", "draw-one", "flip", "wild", "wild-draw-two"],
+  "flip-dark": ["number", "skip-everyone", "reverse", "draw-five", "flip", "wild", "wild-draw-colour"],
 };
+const DIGITS = {"classic": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "flip": [1, 2, 3, 4, 5, 6, 7, 8, 9]};
+const TARGETED = ["extreme-hit", "targeted-draw-two", "forced-swap"];  // the player taps a seat
 const LANGS = ["en", "nl"];
 
 const S = {
@@ -20,8 +27,17 @@ window.shooterPage = S;
 
 // ---- messages ----
 function t(key, fields = {}) {
+  if (fields.n === 1 && `${key}_one` in (S.cat.en || {})) key = `${key}_one`;  // "1 card", not "1 cards"
   const text = (S.cat[S.lang] || {})[key] ?? (S.cat.en || {})[key] ?? key;
   return text.replace(/\{([a-z_]+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
+}
+function exact(game) { return !!game && !!game.variant && game.variant !== "extreme"; }
+function deckKey(game) {  // which pad: Extreme's edition, the exact variant, Flip's side up
+  if (!exact(game)) return game.edition;
+  return game.variant === "flip" ? `flip-${game.side || "light"}` : game.variant;
+}
+function cardName(game, card) {  // the name printed on the card of this game's Uno
+  return t(exact(game) ? `card.${game.variant}.${card}` : `card.${card}`);
 }
 function seatName(seat) {
   const names = (S.status && S.status.names) || {};
@@ -83,7 +99,7 @@ function receive(obj) {
   }
   if (obj.reply === "status") {
     S.statusPending = false;
-    if (obj.ok) { S.status = obj; render(); }
+    if (obj.ok) { S.status = obj; keepRounds(obj.game); render(); }
     if (S.statusDirty) { S.statusDirty = false; requestStatus(); }
     return;
   }
@@ -129,6 +145,20 @@ function onEvent(ev) {
   requestStatus();
 }
 
+// The table keeps no round history (status gives the totals only), so each phone keeps the rounds it saw
+// (localStorage, across reloads) and checks them against the totals: a new game (all totals 0) empties them, and
+// rounds scored while this phone was away become one row.
+function keepRounds(game) {
+  if (!game) return;
+  const totals = game.totals || {};
+  const last = S.rounds.length ? S.rounds[S.rounds.length - 1].totals : {};
+  const same = Object.keys(totals).every((s) => (last[s] ?? 0) === totals[s]);
+  if (same) return;
+  if (Object.values(totals).every((v) => v === 0)) S.rounds = [];
+  else S.rounds.push({round: null, totals: {...totals}});
+  localStorage.setItem("rounds", JSON.stringify(S.rounds));
+}
+
 // ---- errors in the page's language ----
 function errorText(obj) {
   if (S.lang === "en" && obj.message) return obj.message;
@@ -159,8 +189,9 @@ function endMode() { S.mode = null; $("mode").hidden = true; render(); }
 
 function playCard(card) {
   const last = $("last").checked ? " last" : "";
-  if (card === "extreme-hit") {
-    pickSeat("target", t("pad.target"), (seat) => act(`play extreme-hit target=${seat}${last}`));
+  if (TARGETED.includes(card)) {
+    const text = card === "extreme-hit" ? t("pad.target") : t("pad.pick", {card: cardName(S.status.game, card)});
+    pickSeat("target", text, (seat) => act(`play ${card} target=${seat}${last}`));
     return;
   }
   $("last").checked = false;
@@ -176,10 +207,18 @@ function seatTapped(seat) {
 }
 
 // ---- rendering ----
+function cardsLeft(o) {  // exact variants: the cards still to shoot to the entry's seat (null: until the colour)
+  return o.cards == null ? null : o.cards - (o.served || 0);
+}
 function owedText(o) {  // who presses, how many times, at whom, why
   const fields = {who: seatName(o.seat), by: seatName(o.by), n: o.presses, reason: t("reason." + o.reason)};
+  if ("cards" in o) {  // exact: one press serves the entry, counted card by card
+    const left = cardsLeft(o);
+    return left == null ? t("owed.colour", fields) : t("owed.cards", {...fields, n: left});
+  }
   return t(o.by != null && o.by !== o.seat ? "owed.line_by" : "owed.line", fields);
 }
+function owedBadge(o) { return "cards" in o ? (cardsLeft(o) == null ? "+?" : `+${cardsLeft(o)}`) : `${o.presses}×`; }
 
 function render() {
   if (!S.cat[S.lang]) return;
@@ -202,9 +241,17 @@ function render() {
   } else if (game.phase === "deal") {
     $("turn").textContent = t("phase.play", {round: game.round});
     $("direction").textContent = "";
+  } else if (game.phase === "first") {
+    $("turn").textContent = t("turn.first", {who: seatName(game.dealer)});
+    $("direction").textContent = t("phase.play", {round: game.round});
   } else {
     $("turn").textContent = game.current ? t("turn.line", {who: seatName(game.current)}) : t("turn.none");
     $("direction").textContent = `${t("phase.play", {round: game.round})} · ${t("dir." + game.direction)}`;
+  }
+  $("side").hidden = !(game && game.side);
+  if (game && game.side) {
+    $("side").textContent = t("side." + game.side);
+    $("side").className = "side side-" + game.side;
   }
   const owed = game && game.owed;
   $("owed").textContent = owed ? owedText(owed) : (game ? t("owed.nothing") : "");
@@ -225,8 +272,14 @@ function render() {
     if (["lid-open", "jammed", "empty", "fault"].includes(shooter.state)) {
       cta.textContent = t("cta." + shooter.state);
       cta.className = "cta alarm";
+    } else if (owed && "cards" in owed) {
+      const left = cardsLeft(owed);
+      cta.textContent = left == null ? t("cta.owed_colour", {who: seatName(owed.seat)})
+        : t("cta.owed_cards", {who: seatName(owed.seat), n: left});
     } else if (owed) {
       cta.textContent = t("cta.owed", {who: seatName(owed.by ?? owed.seat), n: owed.presses});
+    } else if (playing && game.current && exact(game)) {
+      cta.textContent = t(game.drawn === game.current ? "cta.drawn" : "cta.draw", {who: seatName(game.current)});
     } else if (playing && game.current) {
       cta.textContent = t("cta.press", {who: seatName(game.current)});
     } else cta.textContent = "";
@@ -239,13 +292,16 @@ function render() {
   $("pad").hidden = $("pad-title").hidden = !playing;
   for (const id of ["last", "uno", "catch", "advice", "wrong"]) {
     const el = $(id);
-    (el.closest("label.toggle") || el).hidden = !playing;
+    (el.closest("label.toggle") || el).hidden = !playing || (exact(game) && ["last", "advice", "wrong"].includes(id));
   }
-  $("deal-panel").hidden = !(game && game.phase === "deal");
+  $("exact-actions").hidden = !(playing && exact(game));
+  if (playing && exact(game)) renderExactActions(game);
+  const dealing = game && (game.phase === "deal" || game.phase === "first");
+  $("deal-panel").hidden = !dealing;
   $("score-panel").hidden = !(game && game.phase === "scoring");
   $("over").hidden = true;
   if (playing) renderPad(game);
-  if (game && game.phase === "deal") renderFirst(game);
+  if (dealing) renderDeal(game);
   if (game && game.phase === "scoring") renderHands(game);
   const undoes = st && st.undoes;
   $("undo").hidden = !game;
@@ -293,7 +349,9 @@ function renderCircle(st) {
   }
   for (const b of box.children) {
     const seat = Number(b.dataset.seat);
-    const owes = game ? game.queue.filter((o) => o.seat === seat).reduce((a, o) => a + o.presses, 0) : 0;
+    const mine = game ? game.queue.filter((o) => o.seat === seat) : [];
+    const owes = mine.length ? (exact(game) ? mine.map(owedBadge).join(" ")
+                                            : `${mine.reduce((a, o) => a + o.presses, 0)}×`) : "";
     b.textContent = "";
     const name = document.createElement("span");
     name.textContent = seatName(seat);
@@ -301,10 +359,18 @@ function renderCircle(st) {
     if (owes) {
       const badge = document.createElement("span");
       badge.className = "badge";
-      badge.textContent = `${owes}×`;
+      badge.textContent = owes;
       b.appendChild(badge);
     }
-    b.setAttribute("aria-label", seatName(seat) + (owes ? ` (${owes}×)` : ""));
+    const hand = game && game.hands ? game.hands[String(seat)] : null;
+    if (hand != null) {
+      const count = document.createElement("span");
+      count.className = "hand-count";
+      count.textContent = t("seat.hand", {n: hand});
+      b.appendChild(count);
+    }
+    b.setAttribute("aria-label", seatName(seat) + (owes ? ` (${owes})` : "") +
+                   (hand != null ? `, ${t("seat.hand", {n: hand})}` : ""));
     b.classList.toggle("current", !!game && game.current === seat);
     b.classList.toggle("aimed", !!st && st.shooter.aim === seat);
     b.classList.toggle("out", !!game && game.out.includes(seat));
@@ -320,38 +386,64 @@ function renderCircle(st) {
 
 function renderPad(game) {
   const pad = $("pad");
-  const cards = CARDS[game.edition];
-  if (pad.dataset.edition !== game.edition || pad.dataset.lang !== S.lang) {
-    pad.replaceChildren(...cards.map((card) => {
+  const key = deckKey(game);
+  if (pad.dataset.edition !== key || pad.dataset.lang !== S.lang) {
+    pad.replaceChildren(...CARDS[key].map((card) => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = `card card-${card}`;
-      b.textContent = t("card." + card);
+      b.textContent = cardName(game, card);
       b.addEventListener("click", () => playCard(card));
       return b;
     }));
-    pad.dataset.edition = game.edition;
+    pad.dataset.edition = key;
     pad.dataset.lang = S.lang;
+    pad.className = `pad pad-${key}`;
   }
   $("pad-title").textContent = game.current ? t("pad.title", {who: seatName(game.current)}) : "";
 }
 
-function cardOptions(edition) {
-  return [1, 2, 3, 4, 5, 6, 7, 8, 9].map(String).concat(CARDS[edition].filter((c) => c !== "number"));
+function cardOptions(game) {
+  const digits = exact(game) ? DIGITS[game.variant] || [] : [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  return digits.map(String).concat(CARDS[deckKey(game)].filter((c) => c !== "number"));
 }
-function renderFirst(game) {
+function renderDeal(game) {
+  // Extreme: the dealer deals and reports the first card with `round start first=CARD`. The exact variants:
+  // `round start` makes the shooter deal; in phase first the card turned up is reported with `first CARD`.
+  const first = game.phase === "first";
+  const dealing = first && !!game.owed;  // the deal and the dealer's card are still being shot
+  $("deal-text").textContent = t(dealing ? "phase.dealing" : first ? "phase.first"
+                                 : exact(game) ? "phase.deal_exact" : "phase.deal");
+  $("first-row").hidden = exact(game) && (!first || dealing);
+  $("start-round").hidden = first;
+  $("start-round").textContent = t(exact(game) ? "btn.deal" : "btn.start_round");
+  $("report-first").hidden = !first || dealing;
   const sel = $("first");
-  if (sel.dataset.edition === game.edition && sel.dataset.lang === S.lang) return;
+  const key = deckKey(game) + (exact(game) ? game.variant : "");
+  if (sel.dataset.edition === key && sel.dataset.lang === S.lang) return;
   const value = sel.value;
-  sel.replaceChildren(...cardOptions(game.edition).map((c) => {
+  sel.replaceChildren(...cardOptions(game).map((c) => {
     const o = document.createElement("option");
     o.value = c;
-    o.textContent = /^\d$/.test(c) ? `${t("card.number")} ${c}` : t("card." + c);
+    o.textContent = /^\d$/.test(c) ? `${cardName(game, "number")} ${c}` : cardName(game, c);
     return o;
   }));
-  if (value) sel.value = value;
-  sel.dataset.edition = game.edition;
+  if (value && [...sel.options].some((o) => o.value === value)) sel.value = value;
+  sel.dataset.edition = key;
   sel.dataset.lang = S.lang;
+}
+
+function renderExactActions(game) {
+  const chal = game.challenge;
+  $("challenge-box").hidden = !chal;
+  if (chal) {
+    $("challenge-text").textContent = t("challenge.line", {who: seatName(chal.seat), by: seatName(chal.by),
+                                                          card: cardName(game, chal.card)});
+  }
+  const head = game.owed;
+  $("colour-found").hidden = !(head && "cards" in head && head.cards == null);
+  const give = $("give-cards");
+  if (!give.options.length) for (let n = 1; n <= 20; n++) give.add(new Option(String(n), String(n)));
 }
 
 function renderHands(game) {
@@ -410,6 +502,8 @@ function renderSetup(st) {
     input.placeholder = t("seat.name", {n: i + 1});
     input.setAttribute("aria-label", t("seat.name", {n: i + 1}));
   });
+  $("edition-row").hidden = $("variant").value !== "extreme";  // the form asks what the variant takes
+  $("start-row").hidden = $("variant").value !== "classic";
   const dealer = $("dealer");
   const value = dealer.value;
   dealer.replaceChildren(new Option(t("setup.random"), "random"),
@@ -446,7 +540,7 @@ function renderScores(game) {
   const rows = [row(["", ...seats.map(seatName)], true)];
   let before = Object.fromEntries(seats.map((s) => [String(s), 0]));
   for (const r of S.rounds) {
-    rows.push(row([t("scores.round", {n: r.round}),
+    rows.push(row([r.round == null ? t("scores.missed") : t("scores.round", {n: r.round}),
                    ...seats.map((s) => String((r.totals[String(s)] ?? 0) - (before[String(s)] ?? 0)))]));
     before = r.totals;
   }
@@ -478,15 +572,34 @@ for (const id of ["uno", "catch", "advice", "wrong"]) {
                                                       (seat) => act(`${b.dataset.act} seat=${seat}`))));
 }
 $("pad").addEventListener("click", (e) => { if (S.pairedId == null) { e.stopImmediatePropagation(); toast(t("error.not-paired")); } }, true);
-$("start-round").addEventListener("click", guarded(() => act(`round start first=${$("first").value}`)));
+$("start-round").addEventListener("click", guarded(() => act(
+  exact(S.status && S.status.game) ? "round start" : `round start first=${$("first").value}`)));
+$("report-first").addEventListener("click", guarded(() => act(`first ${$("first").value}`)));
+$("draw").addEventListener("click", guarded(() => act("draw")));
+$("pass").addEventListener("click", guarded(() => act("pass")));
+$("colour-found").addEventListener("click", guarded(() => act("colour-found")));
+for (const id of ["challenge-upheld", "challenge-rejected"]) {
+  $(id).addEventListener("click", guarded(() => {
+    const chal = S.status && S.status.game && S.status.game.challenge;
+    if (chal) act(`challenge seat=${chal.seat} result=${$(id).dataset.result}`);
+  }));
+}
+$("give").addEventListener("click", guarded(() => {
+  const n = $("give-cards").value;
+  pickSeat("who", t("give.pick", {n: Number(n)}), (seat) => act(`give seat=${seat} cards=${n}`));
+}));
+$("variant").addEventListener("change", () => renderSetup(S.status));
 $("players").addEventListener("change", () => render());
 $("new-game").addEventListener("click", guarded(() => {
   const n = Number($("players").value);
   const names = [...$("names").children].slice(0, n).map((i) => i.value.trim().replace(/[\s,]+/g, "-") || "-");
   act(names.some((x) => x !== "-") ? `names seats=${names.join(",")}` : "names");
   const limit = Number($("limit").value) || 500;
-  act(`game new players=${n} dealer=${$("dealer").value} edition=${$("edition").value} ` +
-      `scoring=${$("scoring").value} limit=${limit}`);
+  const variant = $("variant").value;
+  act(`game new players=${n} dealer=${$("dealer").value} variant=${variant}` +
+      (variant === "extreme" ? ` edition=${$("edition").value}` : "") +
+      (variant === "classic" ? ` start=${$("start").value}` : "") +
+      ` scoring=${$("scoring").value} limit=${limit}`);
   S.rounds = [];
   localStorage.setItem("rounds", "[]");
   showView("table");
