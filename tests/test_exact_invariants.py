@@ -47,26 +47,25 @@ def _nothing_due(monkeypatch, controller):
     monkeypatch.setattr(controller.table, "due", lambda: None)
 
 
-def test_an_exact_deal_without_a_deck_count_stops_before_any_card(monkeypatch):
-    app, out = _session(monkeypatch, ["game new players=4 dealer=1 variant=classic", "round start"],
-                        break_table=_no_deck_after_the_deal)
+def _stopped(app: App, out: list[dict]) -> dict:
+    """Motor off, launcher in fault with nothing queued; the last reply (an internal error)."""
     with app:
         assert app.controller.launcher.state == "fault"
         assert app.hw.motor.direction is None
         assert not app.controller.launcher.queue and app.controller.launcher.current is None
     answer = [o for o in out if "reply" in o][-1]
     assert answer["ok"] is False and answer["error"] == "internal"
-    assert "no deck count" in answer["message"]
+    return answer
+
+
+def test_an_exact_deal_without_a_deck_count_stops_before_any_card(monkeypatch):
+    app, out = _session(monkeypatch, ["game new players=4 dealer=1 variant=classic", "round start"],
+                        break_table=_no_deck_after_the_deal)
+    assert "no deck count" in _stopped(app, out)["message"]
     assert not [o for o in out if o.get("event") == "shot"]
 
 
 def test_an_exact_press_with_nothing_due_stops_and_queues_nothing(monkeypatch):
     lines = ["game new players=4 dealer=1 variant=classic", "round start", "first 5", "press"]
     app, out = _session(monkeypatch, lines, break_table=_nothing_due)
-    with app:
-        assert app.controller.launcher.state == "fault"
-        assert app.hw.motor.direction is None
-        assert not app.controller.launcher.queue and app.controller.launcher.current is None
-    answer = [o for o in out if "reply" in o][-1]
-    assert answer["ok"] is False and answer["error"] == "internal"
-    assert "owes no shot" in answer["message"]
+    assert "owes no shot" in _stopped(app, out)["message"]
