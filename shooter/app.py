@@ -62,7 +62,7 @@ class App:
                      f"servo backend {self.hardware_info['servo_backend']}")
         self.hw = Hardware(settings, clock=self.clock, post=self.loop.post, pin_factory=factory, servo=servo)
         try:
-            self.storage = None   # set when the game is held in memory only
+            self.storage: dict[str, str] | None = None   # set when the game is held in memory only
             self.store = Store(state_dir) if state_dir is not None else None
             table = self._restore(config)
             self.controller = Controller(
@@ -116,7 +116,7 @@ class App:
         try:
             store.probe()
         except OSError as exc:  # InstallError (a permission error) is not an OSError: it stops the start
-            self._in_memory(f"{store.directory} cannot be written ({exc.strerror or exc})")
+            self._in_memory(store, f"{store.directory} cannot be written ({exc.strerror or exc})")
         try:
             state = store.load()
             if state is not None:
@@ -127,7 +127,7 @@ class App:
             try:
                 kept = store.set_aside()
             except OSError as move_exc:
-                self._in_memory(f"{exc}; it cannot be moved aside ({move_exc.strerror or move_exc})")
+                self._in_memory(store, f"{exc}; it cannot be moved aside ({move_exc.strerror or move_exc})")
             else:
                 self.log(f"uno-shooter: {exc}; kept it as {kept} and started without a game")
         return Table(options=options, rng=rng)
@@ -144,11 +144,12 @@ class App:
         self.log(f"uno-shooter: web console on http://{host}:{web.port}/")
         return web.close
 
-    def _in_memory(self, why: str) -> None:
-        """Go on without saving: announced in the log, in ``status`` and by a ``storage`` event."""
+    def _in_memory(self, store: Store, why: str) -> None:
+        """Go on without saving (``store`` cannot be written): announced in the log, in ``status``
+        and by a ``storage`` event."""
         if self.storage is None:
             self.log(f"uno-shooter: {why}; the game is kept in memory only (it is lost on a restart)")
-            self.storage = {"mode": "memory", "path": str(self.store.path), "message": why}
+            self.storage = {"mode": "memory", "path": str(store.path), "message": why}
             self.store = None
 
     def close(self) -> None:

@@ -42,9 +42,10 @@ def calibrate_seat(ctl: Controller, seat: int) -> Reply:
         raise CommandError("bad-argument", "the servo has not been moved yet: aim angle=A first")
     ctl.calibration.store_seat(ctl.seats, seat, angle, ctl.seating.angles())
     ctl.launcher.aimed_seat = None
+    store = ctl.calibration.store  # save() writes only with a store: an OSError means there is one
     try:
         path = ctl.calibration.save()
     except OSError as exc:
-        ctl.emit("save-failed", path=str(ctl.calibration.store.path), message=str(exc))
+        ctl.emit("save-failed", path=None if store is None else str(store.path), message=str(exc))
         path = None
     return {"seat": seat, "players": ctl.seats, "angle": angle, "file": None if path is None else str(path)}

@@ -11,10 +11,7 @@ README's command table is checked against it.
 
 from __future__ import annotations
 
-from . import bringup_commands as bringup
-from . import game_commands as game
-from . import pairing_commands as web
-from . import sim_commands as sim
+from . import bringup_commands as bringup, game_commands as game, pairing_commands as web, sim_commands as sim
 from .controller import Controller
 from .dispatch import Command, find
 from .errors import CommandError
@@ -77,7 +74,8 @@ COMMANDS: list[Command] = [
     (Spec(("play",), args=1, optional={"seat": SEAT, "target": SEAT}, flags=("last",),
           usage="play CARD [seat=S] [target=T] [last]",
           summary="the current player played CARD"), game.play),
-    (Spec(("press",), usage="press", summary="exactly what a press of the shooter's button does"), Controller.cmd_press),
+    (Spec(("press",), usage="press", summary="exactly what a press of the shooter's button does"),
+     Controller.cmd_press),
     (Spec(("uno",), required={"seat": SEAT}, usage="uno seat=S", summary="S called Uno"), game.uno),
     (Spec(("catch",), required={"seat": SEAT}, usage="catch seat=S",
           summary="S was caught not calling Uno: 2 presses at S"), game.catch),
@@ -93,7 +91,8 @@ COMMANDS: list[Command] = [
                                            "or round start"), game.undo),
     (Spec(("set",), optional={"current": SEAT, "direction": table_args.DIRECTION, "side": table_args.SIDE,
                               "seat": SEAT, "hand": table_args.HAND_COUNT},
-          usage=f"set [current=S] [direction={choices(DIRECTIONS)}] [side={choices(SIDES)}] [seat=S hand=N]", summary="corrects the controller"), game.set_state),
+          usage=f"set [current=S] [direction={choices(DIRECTIONS)}] [side={choices(SIDES)}] [seat=S hand=N]",
+          summary="corrects the controller"), game.set_state),
     (Spec(("aim",), optional={"seat": SEAT, "angle": number(-360.0, 360.0)}, usage="aim seat=S|angle=A",
           summary="turns the shooter to S without shooting; angle=A: to the raw servo angle A in degrees "
                   "(bring-up, calibration)"), Controller.cmd_aim),

@@ -26,7 +26,7 @@ from hal import HardwareParts
 from . import __version__, beeps
 from .bringup_commands import aim_angle, bringup_status
 from .dispatch import Command, Reply, find
-from .errors import CommandError
+from .errors import CommandError, ShooterError
 from .events import Broadcast, Event, Sink
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
@@ -139,8 +139,8 @@ class Controller:
         """What the table did: announce it, queue the shot (if a press), save the game, then point
         where S-AIM says."""
         for event in events:
-            event = dict(event)
-            self.emit(event.pop("event"), **event)
+            fields = dict(event)
+            self.emit(fields.pop("event"), **fields)
         if shot is not None:
             self.launcher.enqueue(shot)  # before re-aiming: the presser's cards first
         self._save()
@@ -254,11 +254,16 @@ class Controller:
         return {"seat": seat, "reason": reason}
 
     # ---- the exact variants (classic, all-wild, flip): the shooter as a counting dealer ----
-    def _exact_shot(self) -> Shot | None:
+    def _exact_due(self) -> tuple[int, str, int]:
+        """(seat, reason, cards) of what the table owes now; every caller has just seen an entry owed
+        (a deal, a press, the rest of a long draw), so none owed is the table's bug: said loudly."""
         due = self.table.due()
         if due is None:
-            return None
-        seat, reason, cards = due
+            raise ShooterError("exact variant: the table owes no shot where one is due (a bug in the table)")
+        return due
+
+    def _exact_shot(self, due: tuple[int, str, int] | None = None) -> Shot:
+        seat, reason, cards = self._exact_due() if due is None else due
         return Shot(seat=seat, reason=reason, planned=self.scheduler.exact(cards))
 
     def serve_dealt(self) -> None:
@@ -279,17 +284,18 @@ class Controller:
             self.hw.beeper.play(beeps.PRESS_REFUSED)
             self.emit("refused", source=source, error=error.code, message=error.message)
             raise
-        shot = self._exact_shot()
+        due = self._exact_due()
+        shot = self._exact_shot(due)
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":
             self.emit("press", source=source, seat=shot.seat, reason=shot.reason)
         self.changed(events, shot)
-        return {"seat": shot.seat, "reason": shot.reason, "cards": self.table.due()[2]}
+        return {"seat": shot.seat, "reason": shot.reason, "cards": due[2]}
 
     def _count_exact_shot(self, shot: Shot) -> None:
         """The exit sensor counted a shot: the table credits it; an uninterrupted shot of a long
         entry goes on with the next burst, the deal with the next seat."""
-        head = self.table.game.head
+        head = self.table.game.head if self.table.game is not None else None
         self.changed(self.table.count_shot(shot.planned, shot.ejected))
         head_now = self.table.game.head if self.table.game is not None else None
         if shot.interrupted or self.launcher.queue or self.launcher.current is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .dispatch import Reply
-from .errors import CommandError
+from .errors import CommandError, ShooterError
 from .protocol import whole_number
 
 if TYPE_CHECKING:
@@ -44,6 +44,8 @@ def round_start(ctl: Controller, first: str | None = None, dealer: int | None = 
     game = ctl.table.game
     if game is not None and game.exact:
         # D-DEAL: the shuffled deck is loaded: the shooter counts down from it
+        if game.deck is None:  # the deal sets it: without it the shooter must not shoot a card
+            raise ShooterError("round start: the exact deal left no deck count (a bug in the table)")
         if ctl.sim is not None:
             ctl.sim.fill_magazine(game.deck)
         ctl.launcher.set_count(game.deck)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from .base import ConsoleHost, Post
@@ -82,7 +83,7 @@ class SerialConsole:
 
             sink = QueuedSink(port.write, name=f"serial-writer {self.device}", limit=self._queue_limit,
                               on_error=write_failed, recover=self._dropped)
-            self._post(lambda sink=sink: self._controller.add_sink(sink))
+            self._post(partial(self._controller.add_sink, sink))
 
             def read(n: int, port: serial.Serial = port, broken: threading.Event = broken) -> bytes:
                 if broken.is_set() or self._stop.is_set():
@@ -93,12 +94,12 @@ class SerialConsole:
                 return first + port.read(min(n, port.in_waiting))
             try:
                 for line in read_lines(read, partial=False):
-                    self._post(lambda line=line, sink=sink: self._controller.handle_line(line, sink))
+                    self._post(partial(self._controller.handle_line, line, sink))
             except (OSError, serial.SerialException) as exc:
                 self._log(f"uno-shooter: console {self.device} lost: {exc}")
             finally:
                 sink.close()
-                self._post(lambda sink=sink: self._controller.remove_sink(sink))
+                self._post(partial(self._controller.remove_sink, sink))
                 try:
                     port.close()
                 except Exception as exc:

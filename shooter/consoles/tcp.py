@@ -8,6 +8,7 @@ import socket
 import struct
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..protocol import dumps
@@ -39,7 +40,8 @@ class TcpConsole:
         try:
             self._server = socket.create_server((host, port), reuse_port=False)
         except OSError as exc:
-            why = {errno.EADDRINUSE: "is in use", errno.EACCES: "is not allowed (a privileged port?)"}
+            why: dict[int | None, str] = {errno.EADDRINUSE: "is in use",
+                                          errno.EACCES: "is not allowed (a privileged port?)"}
             reason = why.get(exc.errno, f"cannot be used: {exc.strerror}")
             raise ConsolePortError(exc.errno, f"TCP port {port} {reason}") from None
         self.port = self._server.getsockname()[1]
@@ -142,16 +144,20 @@ class TcpConsole:
         def finish() -> None:  # on the loop, after every line this connection posted has been answered
             controller.remove_sink(sink)
             sink.close()
+
+        def refuse(line: bytes) -> None:  # on the loop: an HTTP request is answered, then the connection ends
+            sink(http_refusal(line))
+            finish()
         try:
             for line in read_lines(conn.recv, partial=False):
                 if HTTP.match(line):
-                    self._post(lambda line=line: (sink(http_refusal(line)), finish()))
+                    self._post(partial(refuse, line))
                     # nothing after it runs; what the client still sends is read and dropped (closing a
                     # socket with unread input would reset it before the client read the reply)
-                    for _, _ in zip(range(16), iter(lambda: conn.recv(4096), b"")):
+                    for _, _ in zip(range(16), iter(lambda: conn.recv(4096), b""), strict=False):
                         pass
                     break
-                self._post(lambda line=line: controller.handle_line(line, sink))
+                self._post(partial(controller.handle_line, line, sink))
         except OSError:
             pass
         finally:
