@@ -32,10 +32,14 @@ def game_new(ctl: Controller, players: int, dealer: str | None = None, force: bo
     if ctl.rules is not None:
         table.options = ctl.rules
     try:
-        ctl.changed(table.new_game(players, dealer=chosen, counting=ctl.hw.exit_sensor is not None, **options))
+        events = table.new_game(players, dealer=chosen, counting=ctl.hw.exit_sensor is not None, **options)
     except BaseException:
         table.options = kept
         raise
+    # every console learns of the new game (a phone that did not send the line redraws its table)
+    new = table.status() or {}
+    ctl.emit("game", players=new.get("players"), dealer=new.get("dealer"), variant=new.get("variant"))
+    ctl.changed(events)
 
 
 def round_start(ctl: Controller, first: str | None = None, dealer: int | None = None,
