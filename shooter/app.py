@@ -37,8 +37,8 @@ class App:
         if virtual and not sim:
             raise ValueError("--clock virtual needs --sim: real hardware runs in real time")
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
-        file_config, self.calibration = config, Calibration.load_or_empty(state_dir, self.log)
-        config = self.calibration.apply(config)
+        file_config = config
+        self.calibration, config = Calibration.applied(state_dir, config, self.log)
         self.state_dir = state_dir
         self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
         self.clock = VirtualClock() if virtual else MonotonicClock()

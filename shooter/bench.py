@@ -29,9 +29,9 @@ class Bench:
     def __init__(self, config: Config, *, sim: bool, seed: int = 1, faults: tuple[str, ...] = (),
                  state_dir=None, log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
                  sim_params=None):
-        self.calibration = Calibration.load_or_empty(state_dir, log)
         self.file_config = config
-        self.config = config = self.calibration.apply(config)
+        self.calibration, config = Calibration.applied(state_dir, config, log)
+        self.config = config
         self.clock = VirtualClock() if sim else MonotonicClock()
         self.loop = ControlLoop(self.clock)
         self.world = None

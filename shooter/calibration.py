@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
-from .config import Config, _number
+from hal import InvalidValueError
+
+from .config import Config, _number, check_measured
 from .errors import ConfigError, StateFileError
 from .persist import Store
 
@@ -100,13 +103,35 @@ class Calibration:
 
     # ---- laid over the config ----
     def apply(self, config: Config) -> Config:
-        """The config with the calibrated values in place of the file's or the defaults."""
-        hardware = config.hardware
-        if self.servo_speed is not None:
-            hardware = replace(hardware, servo=replace(hardware.servo, speed=self.servo_speed))
-        seat_angles = {**config.seat_angles, **{n: tuple(a) for n, a in self.seat_angles.items()}}
-        return replace(config, hardware=hardware, launcher=replace(config.launcher, **self.motor),
-                       seat_angles=seat_angles)
+        """The config with the calibrated values in place of the file's or the defaults. The result must pass
+        the config's own checks (the servo's range and speed, the longest burst in one motor run): a
+        calibration that does not is a ConfigError naming the value, and the config is used alone."""
+        where = str(self.store.path) if self.store is not None else CALIBRATION_FILE
+        try:
+            hardware = config.hardware
+            if self.servo_speed is not None:
+                hardware = replace(hardware, servo=replace(hardware.servo, speed=self.servo_speed))
+            seat_angles = {**config.seat_angles, **{n: tuple(a) for n, a in self.seat_angles.items()}}
+            calibrated = replace(config, hardware=hardware, launcher=replace(config.launcher, **self.motor),
+                                 seat_angles=seat_angles)
+            check_measured(calibrated)
+        except InvalidValueError as exc:  # a hard limit of hal's settings (servo.speed)
+            raise ConfigError(f"{where}: servo.{exc.key}: {exc.problem}") from None
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        return calibrated
+
+    @classmethod
+    def applied(cls, state_dir: Path | None, config: Config, log: Callable[[str], None]) -> tuple[Calibration, Config]:
+        """The calibration in ``state_dir`` and the config with it laid over; a calibration that cannot be read
+        or does not pass the config's checks is ignored (said in the log): the config alone; the next
+        calibration (``uno-shooter calibrate``, ``calibrate seat=S``) writes a good file in its place."""
+        calibration = cls.load_or_empty(state_dir, log)
+        try:
+            return calibration, calibration.apply(config)
+        except ConfigError as exc:
+            log(f"uno-shooter: calibration ignored: {exc}; the next calibration replaces it")
+            return cls(store=calibration.store), config
 
     def sources(self, config: Config, players: int) -> dict[str, str]:
         """Where each calibratable value in use comes from: calibration, config or default."""

@@ -232,13 +232,7 @@ def parse_config(data: dict) -> Config:
     if profile not in PROFILES and profile not in profiles:
         raise _err("scheduler.profile", f"no profile {profile!r} (built in: {', '.join(PROFILES)}; "
                                         f"defined: {', '.join(profiles) or 'none'})")
-    chosen = PROFILES.get(profile) or profile_from_config(profile, profiles[profile])
-    # The pull-back reverses the motor at the end of a burst: one run, bounded by max_on_time.
-    longest = launcher.spin_up + chosen.max_burst * launcher.seconds_per_card + launcher.retract_time
-    if longest >= motor.max_on_time:
-        raise _err("motor.max_on_time", f"must be longer than the longest burst of profile {profile!r} "
-                                        f"({chosen.max_burst} cards = {longest:.2f} s by motor.spin_up, "
-                                        f"motor.seconds_per_card and motor.retract_time), got {motor.max_on_time}")
+    _check_longest_burst(launcher, motor, profile, dict(profiles))
 
     rules = _table("rules", data.get("rules", {}))
     from .table import RuleOptions
@@ -296,6 +290,30 @@ def parse_config(data: dict) -> Config:
                   console=console, state_dir=state_dir, pin_factory=pin_factory, sim_cards=sim_cards,
                   watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip, given=_given(data),
                   web=web)
+
+
+def _check_longest_burst(launcher: LauncherSettings, motor: MotorSettings, profile: str,
+                         profiles: dict[str, Any]) -> None:
+    """The longest burst of the chosen profile, with its spin-up and pull-back, fits in one motor run."""
+    from .scheduler import PROFILES, profile_from_config
+    chosen = PROFILES.get(profile) or profile_from_config(profile, profiles[profile])
+    # The pull-back reverses the motor at the end of a burst: one run, bounded by max_on_time.
+    longest = launcher.spin_up + chosen.max_burst * launcher.seconds_per_card + launcher.retract_time
+    if longest >= motor.max_on_time:
+        raise _err("motor.max_on_time", f"must be longer than the longest burst of profile {profile!r} "
+                                        f"({chosen.max_burst} cards = {longest:.2f} s by motor.spin_up, "
+                                        f"motor.seconds_per_card and motor.retract_time), got {motor.max_on_time}")
+
+
+def check_measured(config: Config) -> None:
+    """The checks of :func:`parse_config` that involve the values a calibration lays over the config (seat
+    angles within the servo's range, the longest burst within one motor run); raises ConfigError."""
+    servo = config.hardware.servo
+    for players, angles in config.seat_angles.items():
+        for i, a in enumerate(angles):
+            _number(f"servo.seat_angles.{players}[{i}]", a, servo.min_angle, servo.max_angle)
+    _check_longest_burst(config.launcher, config.hardware.motor, config.scheduler_profile,
+                         config.scheduler_profiles)
 
 
 def _given(data: dict, prefix: str = "") -> frozenset[str]:
