@@ -6,12 +6,13 @@ import argparse
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__
 from .errors import ConfigError, InstallError
 from .protocol import PROTOCOL_VERSION
-from .table.args import EDITIONS, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
+from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -61,17 +62,24 @@ def _parser() -> argparse.ArgumentParser:
 
     simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
                               description="Bots deal real cards, play, press and score whole games through the "
-                                          "console protocol, on simulated hardware in virtual time, and a summary "
-                                          "of the profile shows how it behaves: fire rate, burst sizes, blank runs, "
-                                          "cards per press, presses per round (--json: one JSON line per game). "
-                                          "Every card is accounted for at every step.")
-    simulate.add_argument("--games", type=int, default=1, metavar="N")
+                                          "console protocol, on simulated hardware in virtual time. For Uno "
+                                          "Extreme a summary of the scheduler profile shows how it behaves: fire "
+                                          "rate, burst sizes, blank runs, cards per press, presses per round; for "
+                                          "the exact variants (--variant) a summary of the counted shots: cards "
+                                          "dealt and shot, shots by reason, short shots. --json: one JSON line per "
+                                          "game instead. Every card is accounted for after every line, and the "
+                                          "controller's hand counts are checked against the bots' real hands.")
+    simulate.add_argument("--games", type=_whole(1, 1_000_000), default=1, metavar="N",
+                          help="how many games (default 1)")
     simulate.add_argument("--players", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
-                          metavar=f"{MIN_SEATS}..{MAX_SEATS}")
+                          metavar=f"{MIN_SEATS}..{MAX_SEATS}", help="seats at the table (default 4)")
     simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
-    simulate.add_argument("--scoring", choices=SCORINGS, default="winner")
-    simulate.add_argument("--limit", type=int, default=500)
-    simulate.add_argument("--edition", choices=EDITIONS, default="2016")
+    simulate.add_argument("--scoring", choices=SCORINGS, default="winner",
+                          help="how a game is won (default winner; the exact variants allow fewer)")
+    simulate.add_argument("--limit", type=_whole(1, MAX_LIMIT), default=DEFAULT_LIMIT, metavar="P",
+                          help=f"points that end a game (1..{MAX_LIMIT}, default {DEFAULT_LIMIT})")
+    simulate.add_argument("--edition", choices=EDITIONS, default="2016",
+                          help="Uno Extreme's card set (default 2016)")
     simulate.add_argument("--variant", choices=VARIANTS, default="extreme",
                           help="the Uno played: extreme, or an exact variant (the shooter deals and counts)")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
@@ -107,6 +115,16 @@ def _consoles(args, config) -> list[str]:
             raise ConfigError(f"--console {kind}: port {int(kind[4:])} is not 1024..65535 "
                               f"(0 picks a free one; below 1024 are privileged ports)")
     return kinds
+
+
+def _whole(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in lo..hi (argparse turns the ValueError into one clear line)."""
+    def check(text: str) -> int:
+        value = int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be {lo}..{hi}, got {value}")
+        return value
+    return check
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,8 +212,10 @@ def _simulate(args) -> int:
     from .scheduler import PROFILES, profile_from_config
     from .simulate import iter_games
     from .summary import Progress, summarise, svg, text
-    if args.games < 1:
-        print("uno-shooter: --games must be at least 1", file=sys.stderr)
+    from .table.table import VARIANT_SCORINGS
+    if args.scoring not in VARIANT_SCORINGS[args.variant]:
+        print(f"uno-shooter: --scoring {args.scoring}: variant {args.variant} scores "
+              f"{', '.join(VARIANT_SCORINGS[args.variant])}", file=sys.stderr)
         return 2
     try:
         config = load_config(args.config) if args.config else parse_config({})
@@ -386,13 +406,18 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
     if web is not None:
         try:
             closers.append(app.start_web(*web, max_connections=config.web.max_connections))
-        except ImportError as exc:
-            log(f"uno-shooter: the web console needs aiohttp ({exc}): install the [web] extra, "
-                f"e.g. pip install 'uno-shooter[web]'")
-            return 1
-        except OSError as exc:
-            log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
-            return 1
+        except (ImportError, OSError) as exc:
+            # an install or config error, like a TCP port in use: exit 2 (systemd does not restart on it),
+            # the consoles already started closed and the signals let through again
+            for close in closers:
+                close()
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+            if isinstance(exc, ImportError):
+                log(f"uno-shooter: the web console needs aiohttp ({exc}): install the [web] extra, "
+                    f"e.g. pip install 'uno-shooter[web]'")
+            else:
+                log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
+            return 2
 
     stopped_by = []
 
@@ -402,8 +427,8 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
 
     def on_signal(signum, _frame):
         stopped_by.append(signum)
-        # The handler runs on the loop's own thread, possibly while that thread holds the lock
-        # of the loop's wake-up Event: setting the Event here could deadlock. A thread does it.
+        # The handler runs on the loop's own thread, possibly while that thread holds the motor's lock
+        # (in the middle of switching it on): taking that lock here could deadlock. A thread does it.
         threading.Thread(target=halt, name="halt", daemon=True).start()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)

@@ -136,3 +136,12 @@ def test_real_time_end_of_input_waits_for_the_bursts_it_started():
     assert out.returncode == 0
     objs = [json.loads(x) for x in out.stdout.decode().splitlines()]
     assert len([o for o in objs if o.get("event") == "shot"]) == 2
+
+
+def test_simulate_refuses_bad_numbers_and_scorings_in_one_line_not_a_traceback():
+    import subprocess
+    import sys
+    for args in (["--limit", "-5"], ["--games", "0"], ["--variant", "all-wild", "--scoring", "lowest"]):
+        out = subprocess.run([sys.executable, "-m", "shooter", "simulate", *args], capture_output=True, timeout=60)
+        assert out.returncode == 2, (args, out)
+        assert b"Traceback" not in out.stderr and out.stderr.strip(), (args, out.stderr)

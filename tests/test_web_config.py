@@ -43,5 +43,5 @@ def test_a_port_in_use_is_a_clear_error_not_a_crash():
         port = taken.getsockname()[1]
         out = subprocess.run([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio",
                               "--web", f"127.0.0.1:{port}"], input=b"", capture_output=True, timeout=60)
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert f"web console on 127.0.0.1:{port}" in out.stderr.decode() and "in use" in out.stderr.decode()
