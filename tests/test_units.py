@@ -57,7 +57,7 @@ def test_the_units_documentation_points_where_the_readme_installs_it():
             path = url.removeprefix("file://")
             assert path.startswith("/opt/uno-shooter/src/")
             assert (ROOT / path.removeprefix("/opt/uno-shooter/src/")).exists()
-    assert "sudo cp -r . /opt/uno-shooter/src" in readme
+    assert "| sudo tar -x -C /opt/uno-shooter/src" in readme
 
 
 def test_the_bluetooth_unit_makes_the_pi_discoverable_and_binds_rfcomm0():
