@@ -54,16 +54,18 @@ class GpioBeeper:
             raise DeviceClosedError("the beeper is closed")
         if self._timer is not None:  # between patterns the pin is already off: no write on the press path
             self.stop()
-        self.played.append(list(pattern))
+        notes = list(pattern)
+        self.played.append(notes)
         del self.played[:-16]
-        self._step(list(pattern))
+        self._step(notes, 0)
 
-    def _step(self, rest: list[Note]) -> None:
+    def _step(self, notes: list[Note], index: int) -> None:
+        """Sound note ``index`` of ``notes`` and time the next (an index, not a copy per note)."""
         self._timer = None
-        if not rest:
+        if index >= len(notes):
             self._off()
             return
-        frequency, seconds = rest[0]
+        frequency, seconds = notes[index]
         if frequency is None:
             self._off()
         elif self._kind == "active":
@@ -71,7 +73,7 @@ class GpioBeeper:
         else:
             self.device.frequency = frequency
             self.device.value = 0.5
-        self._timer = self._clock.call_later(seconds, lambda: self._step(rest[1:]), name="beep")
+        self._timer = self._clock.call_later(seconds, lambda: self._step(notes, index + 1), name="beep")
 
     def _off(self) -> None:
         if self._closed:

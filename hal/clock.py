@@ -75,7 +75,12 @@ class Clock:
     def call_later(self, delay: float, callback: Callable[[], None], *,
                    idle: bool = False, name: str = "") -> Timer:
         """Run ``callback`` ``delay`` seconds from now."""
-        return self.call_at(self.now() + max(0.0, delay), callback, idle=idle, name=name)
+        # call_at's body inlined: three timers (debounce, beep, motor guard) are set on every press
+        timer = Timer(self.now() + (delay if delay > 0.0 else 0.0), callback, idle, name, self)
+        if not idle:
+            self._busy += 1
+        heapq.heappush(self._heap, (timer.deadline, next(self._seq), timer))
+        return timer
 
     def _prune(self) -> None:
         heap = self._heap
