@@ -495,9 +495,9 @@ def _own_peak_kib() -> int:
 
 def _child_long(lines: int) -> None:
     """In the child: one App, a long session of scripted games, every line to quiescence."""
+    from benchmarks.bench_game import GAME
     from shooter.app import App
     from shooter.config import parse_config
-    from benchmarks.bench_game import GAME
     pauses = []   # (CPU seconds, wall seconds, generation) of every collection
     started = [0.0, 0.0]
 
@@ -547,8 +547,8 @@ def sizes(quick: bool, tiny: bool = False) -> dict:
     s = {k: v[1 if quick else 0] for k, v in SIZES.items()}
     if tiny:  # the smoke test: runs everything, measures nothing meaningful
         s.update(press_rounds=1, presses=2, virtual_rounds=1, virtual_presses=2, game_rounds=1, games=1,
-                 bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1, rss_rounds=1, rss_presses=5, idle_seconds=0.2,
-                 long_lines=50)
+                 bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1, rss_rounds=1, rss_presses=5,
+                 idle_seconds=0.2, long_lines=50)
     return s
 
 

@@ -62,7 +62,7 @@ def test_every_trigger_in_every_phase_does_what_transitions_does(phase):
     for trigger in TRIGGERS:
         conditions = _conditions(trigger)
         for values in itertools.product([False, True], repeat=len(conditions)):
-            truth = dict(zip(conditions, values))
+            truth = dict(zip(conditions, values, strict=True))
             ours = _run("fsm", phase, trigger, truth, kwargs)
             assert ours == _run("transitions", phase, trigger, truth, kwargs), (phase, trigger, truth)
 
