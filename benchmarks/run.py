@@ -548,8 +548,7 @@ def sizes(quick: bool, tiny: bool = False) -> dict:
     if tiny:  # the smoke test: runs everything, measures nothing meaningful
         s.update(press_rounds=1, presses=2, virtual_rounds=1, virtual_presses=2, game_rounds=1, games=1,
                  bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1, rss_rounds=1, rss_presses=5,
-                 idle_seconds=0.2,
-                 long_lines=50)
+                 idle_seconds=0.2, long_lines=50)
     return s
 
 

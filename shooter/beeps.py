@@ -7,6 +7,11 @@ The README's "Beeps" table is generated from :data:`VOCABULARY` by a test.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # hal.beeper imports gpiozero: only for the checker
+    from hal.beeper import Pattern
+
 LID_CLOSED = [(2000, 0.15)]                                   # H-BEEP: the lid is properly shut
 PRESS_ACCEPTED = [(2600, 0.05)]                               # the original's short "ding"
 PRESS_REFUSED = [(400, 0.08), (None, 0.06), (400, 0.08)]      # lid open, jammed, busy, empty
@@ -16,7 +21,7 @@ OWED_DONE = [(1500, 0.08), (2500, 0.12)]                      # every owed press
 FAULT = [(250, 1.0)]                                          # the motor was stopped by a fault
 PAIRED = [(1800, 0.06), (None, 0.04), (1800, 0.06), (None, 0.04), (2600, 0.1)]  # a browser was paired
 
-VOCABULARY = {
+VOCABULARY: dict[str, tuple[Pattern, str]] = {
     "lid-closed": (LID_CLOSED, "the lid was shut properly (H-BEEP)"),
     "press-accepted": (PRESS_ACCEPTED, "a press was accepted and will be served"),
     "press-refused": (PRESS_REFUSED, "a press was refused: lid open, jammed, empty, busy or fault"),
@@ -28,6 +33,6 @@ VOCABULARY = {
 }
 
 
-def duration(pattern) -> float:
+def duration(pattern: Pattern) -> float:
     """How long a pattern plays, in seconds."""
     return sum(seconds for _, seconds in pattern)

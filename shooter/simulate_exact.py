@@ -47,14 +47,22 @@ def wild_faces(variant: str, side: str = "light") -> set[str]:
 
 def card_points(variant: str, name: str, side: str) -> int:
     """What one card scores, by the variant's table (numbers: their face)."""
-    return int(name) if name.isdigit() else deck(variant, side)[name].points
+    if name.isdigit():
+        return int(name)
+    points = deck(variant, side)[name].points
+    if points is None:
+        raise ValueError(f"the {variant} card table gives no points for {name!r}")
+    return points
 
 
 def _faces(variant: str, side: str) -> dict[str, int]:
     table = {n: c for n, c in deck(variant, side).items() if n != "number"}
-    if variant != "all-wild":
-        return {n: c.count for n, c in table.items()}
-    return dict(ALL_WILD_SPLIT)
+    if variant == "all-wild":
+        return dict(ALL_WILD_SPLIT)
+    unknown = sorted(n for n, c in table.items() if c.count is None)
+    if unknown:
+        raise ValueError(f"the {variant} card table has no count for {', '.join(unknown)}")
+    return {n: c.count for n, c in table.items() if c.count is not None}
 
 
 def real_deck(variant: str, rng: random.Random) -> list:
@@ -73,7 +81,8 @@ class _Table:
     """One game's simulated shooter in virtual time, spoken to line by line (one reply per line)."""
 
     def __init__(self, app: App):
-        self.app, self.events = app, []
+        self.app = app
+        self.events: list[dict] = []
         app.controller.add_sink(self._event)
         app.loop.run_until_quiet()
 

@@ -48,12 +48,13 @@ def summarise(results, profile) -> Summary | ExactSummary:
     :class:`ExactSummary`."""
     if results and all(getattr(r, "variant", "extreme") != "extreme" for r in results):
         return summarise_exact(results)
-    bursts, blank_runs = Counter(), Counter()
+    bursts: Counter[int] = Counter()
+    blank_runs: Counter[int] = Counter()
     presses = fired = cards = rounds = 0
     for result in results:
         rounds += result.rounds
         run = 0
-        for planned, ejected in zip(result.planned, result.ejected):
+        for planned, ejected in zip(result.planned, result.ejected, strict=True):
             presses += 1
             cards += ejected
             if planned:
@@ -169,7 +170,10 @@ class ExactSummary:
 
 def summarise_exact(results) -> ExactSummary:
     """An :class:`ExactSummary` of games of one exact variant (their `shot` events and the bots' stats)."""
-    shots, cards, moves, short = Counter(), Counter(), Counter(), Counter()
+    shots: Counter[str] = Counter()
+    cards: Counter[str] = Counter()
+    moves: Counter[str] = Counter()
+    short: Counter[str] = Counter()
     planned = 0
     for result in results:
         for reason, plan, ejected, interrupted in result.shots:

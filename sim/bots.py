@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cards import COLOURS, WILD_FACES, Card
 from .world import ShooterWorld
@@ -27,7 +28,38 @@ class BotError(AssertionError):
     """The table got into a state a real table could not be in (a lost card, a refused move)."""
 
 
-class BotTable:
+class CardsAtTable:
+    """What every bot table does with the physical cards: the part :class:`BotTable` and
+    :class:`sim.exact_bots.ExactBotTable` share."""
+
+    world: ShooterWorld
+    hands: dict[int, list[Any]]
+    pile: list[Any]
+    box: list[Any]
+    stats: Counter[str]
+    _send: Send
+
+    def _gather(self) -> list[Any]:
+        """Every card back together for a new round: the magazine emptied with the lid open."""
+        self.world.open_lid()
+        cards = self.world.launcher.unload() + self.world.launcher.take_out()
+        for hand in self.hands.values():
+            cards += hand
+            hand.clear()
+        cards += self.pile + self.box
+        self.pile.clear()
+        self.box.clear()
+        return cards
+
+    def _clear_jam(self) -> None:
+        """Open and close the lid: the wedged card drops back, the shooter is ready again."""
+        self.world.open_lid()
+        self.world.close_lid()
+        self._send("sim wait seconds=1")
+        self.stats["jams cleared"] += 1
+
+
+class BotTable(CardsAtTable):
     """``players`` bots around the simulated shooter, playing games through ``send``."""
 
     def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list[Card], players: int,
@@ -47,7 +79,7 @@ class BotTable:
         self.box: list[Card] = list(deck)  # cards not dealt yet
         self._refilling = False
         self.lines = 0
-        self.stats = Counter()
+        self.stats: Counter[str] = Counter()
 
     # ---- talking to the controller ----
     def send(self, line: str, *, may_fail: bool = False) -> dict:
@@ -92,18 +124,6 @@ class BotTable:
             raise BotError(f"cards lost or doubled: {len(places)} in play, the deck has {len(self.deck)}")
 
     # ---- physical acts ----
-    def _gather(self) -> list[Card]:
-        """Every card back together for a new round: the magazine emptied with the lid open."""
-        self.world.open_lid()
-        cards = self.world.launcher.unload() + self.world.launcher.take_out()
-        for hand in self.hands.values():
-            cards += hand
-            hand.clear()
-        cards += self.pile + self.box
-        self.pile.clear()
-        self.box.clear()
-        return cards
-
     def _refill(self) -> None:
         """E-REFILL: the discard pile but its top card, shuffled, into the shooter."""
         if len(self.pile) < 2 or self._refilling:
@@ -118,13 +138,6 @@ class BotTable:
         self._send(f"magazine cards={len(self.world.launcher.magazine)}")  # runs until the lid has settled
         self._refilling = False
         self.stats["refills"] += 1
-
-    def _clear_jam(self) -> None:
-        """Open and close the lid: the wedged card drops back, the shooter is ready again."""
-        self.world.open_lid()
-        self.world.close_lid()
-        self._send("sim wait seconds=1")
-        self.stats["jams cleared"] += 1
 
     # ---- a game ----
     def play_game(self, *, scoring: str = "winner", limit: int = 500, edition: str = "2016",

@@ -84,4 +84,4 @@ def make_flip_deck(light: list[Card], dark: list[Card], rng) -> list[FlipCard]:
         raise ValueError(f"the sides differ: {len(light)} light and {len(dark)} dark faces")
     backs = list(dark)
     rng.shuffle(backs)
-    return [FlipCard(front, back) for front, back in zip(light, backs)]
+    return [FlipCard(front, back) for front, back in zip(light, backs, strict=True)]

@@ -17,14 +17,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .bots import BotError, BotTable, Send
+from .bots import BotError, CardsAtTable, Send
 from .cards import COLOURS, DARK_COLOURS, Card, FlipCard
 from .world import ShooterWorld
 
 DRAWS = {"draw-two", "draw-four", "wild-draw-four", "draw-one", "draw-five", "wild-draw-two", "targeted-draw-two"}
 
 
-class ExactBotTable:
+class ExactBotTable(CardsAtTable):
     """``players`` bots playing whole games of an exact variant through ``send``."""
 
     def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list, players: int,
@@ -179,9 +179,6 @@ class ExactBotTable:
             if self.lines > max_lines:
                 raise BotError(f"no end of the game after {self.lines} lines")
 
-    _gather = BotTable._gather  # every card back together for a new round
-    _clear_jam = BotTable._clear_jam  # the lid opened and closed: the wedged card drops back
-
     def _play_round(self) -> None:
         cards = self._gather()
         self.rng.shuffle(cards)
@@ -298,19 +295,18 @@ class ExactBotTable:
         hand.remove(card)
         self.pile.append(card)
         line = f"play {self.name(card)} seat={seat}"
-        target = None
+        # the card's effect on the real cards happens as it is played
         if face.face in ("targeted-draw-two", "forced-swap"):
             others = [s for s in self.hands if s != seat]
             target = min(others, key=lambda s: (len(self.hands[s]), self.rng.random()))
             line += f" target={target}"
-        if not hand:
-            line += " last"
-        # the card's effect on the real cards happens as it is played
-        if hand and face.face == "forced-swap":
-            self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
-            self.stats["swaps"] += 1
+            if hand and face.face == "forced-swap":
+                self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
+                self.stats["swaps"] += 1
         elif hand and face.face == "wild-shuffle":
             self._shuffle_hands(seat)
+        if not hand:
+            line += " last"
         self.send(line)
         self.stats["plays"] += 1
         if self.variant != "all-wild" and face.face != "flip":

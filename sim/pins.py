@@ -15,7 +15,7 @@ that wants every change sets ``history_limit=None`` on the factory before it mak
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from gpiozero.exc import PinFixedPull, PinInvalidPull
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
@@ -28,7 +28,9 @@ Listener = Callable[["SimPin", float], None]
 class SimPin(MockPWMPin):
     """A mock pin (PWM capable) on virtual time that the world can drive."""
 
-    def __init__(self, factory: "SimFactory", info):
+    _state: float  # gpiozero's level of the pin (0/1, or a duty cycle)
+
+    def __init__(self, factory: SimFactory, info):
         self._external: bool | None = None
         self.disconnected = False  # a broken wire: the pin reads its pull, whatever the world drives
         self._clock = factory.clock

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from functools import partial
 
 from hal.clock import Clock
 from hal.settings import MotorSettings, PinMap
@@ -76,8 +77,10 @@ class ShooterWorld:
         hold = self.params.press_time if hold is None else hold
         now = self.clock.now()
         t = self._bounce(now, self._pin["button"], final=False)
-        self.clock.call_at(max(t, now + hold), lambda: self._bounce(self.clock.now(), self._pin["button"], final=True),
-                           name="button-release")
+        self.clock.call_at(max(t, now + hold), self._release_button, name="button-release")
+
+    def _release_button(self) -> None:
+        self._bounce(self.clock.now(), self._pin["button"], final=True)
 
     def _bounce(self, start: float, pin: SimPin, final: bool, count: int | None = None,
                 timers: list | None = None) -> float:
@@ -92,7 +95,7 @@ class ShooterWorld:
         for i, level in enumerate(levels):
             if i:
                 t += self.rng.uniform(0.0002, self.params.bounce_gap)
-            timer = self.clock.call_at(t, (lambda lv=level: pin.drive(lv)), name="bounce")
+            timer = self.clock.call_at(t, partial(pin.drive, level), name="bounce")
             if timers is not None:
                 timers.append(timer)
         return t
@@ -183,15 +186,17 @@ class ShooterWorld:
         frac = (pulse - p.servo_min_pulse) / (p.servo_max_pulse - p.servo_min_pulse)
         target = p.servo_min_angle + max(0.0, min(1.0, frac)) * (p.servo_max_angle - p.servo_min_angle)
         now = self.clock.now()
-        self._servo_from = self.servo_angle() if self._servo_known else target
+        self._servo_from = self._servo_now() if self._servo_known else target
         self._servo_to = target
         self._servo_start = now
         self._servo_known = True
 
     def servo_angle(self) -> float | None:
         """Where the turntable physically points now (None before any pulse)."""
-        if not self._servo_known:
-            return None
+        return self._servo_now() if self._servo_known else None
+
+    def _servo_now(self) -> float:
+        """Where the turntable points now, once it has had a pulse."""
         travel = abs(self._servo_to - self._servo_from)
         done = (self.clock.now() - self._servo_start) * self.params.servo_speed
         if done >= travel:

@@ -9,11 +9,14 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
+from shooter import simulate_exact
 from shooter.simulate import play_games
-from shooter.simulate_exact import real_deck
+from shooter.simulate_exact import card_points, real_deck
+from shooter.table.editions import CLASSIC
 from sim.bots import BotError
 from sim.cards import FlipCard
 
@@ -40,6 +43,19 @@ def test_the_flip_deck_is_two_sided_with_each_sides_cards():
     assert Counter(c.dark.face for c in cards)["wild-draw-colour"] == 4
     assert Counter(c.light.face for c in cards)["draw-one"] == 8
 
+
+
+def test_a_card_table_row_without_points_is_refused_not_scored_as_none():
+    assert card_points("classic", "7", "light") == 7 and card_points("classic", "draw-two", "light") == 20
+    with pytest.raises(ValueError, match="no points for 'number'"):
+        card_points("classic", "number", "light")
+
+
+def test_a_card_table_without_a_count_is_refused_before_a_deck_is_built(monkeypatch):
+    table = dict(CLASSIC, reverse=replace(CLASSIC["reverse"], count=None))
+    monkeypatch.setattr(simulate_exact, "deck", lambda variant, side=None: table)
+    with pytest.raises(ValueError, match="no count for reverse"):
+        real_deck("classic", random.Random(1))
 
 def test_a_lost_card_is_caught_by_the_bots(monkeypatch):
     import sim.exact_bots as bots

@@ -13,14 +13,14 @@ import json
 import pytest
 
 pytest.importorskip("aiohttp")
-from aiohttp import WSServerHandshakeError  # noqa: E402
-from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
+from aiohttp import WSServerHandshakeError
+from aiohttp.test_utils import TestClient, TestServer
 
-from shooter.app import App  # noqa: E402
-from shooter.config import parse_config  # noqa: E402
-from shooter.persist import Store  # noqa: E402
-from shooter.web.pairing import RATE_LIMIT, TOKENS_FILE, WINDOW, Pairing, token_hash  # noqa: E402
-from shooter.web.server import WebConsole  # noqa: E402
+from shooter.app import App
+from shooter.config import parse_config
+from shooter.persist import Store
+from shooter.web.pairing import RATE_LIMIT, TOKENS_FILE, WINDOW, Pairing, token_hash
+from shooter.web.server import WebConsole
 
 
 class Web:

@@ -34,7 +34,7 @@ if not os.path.exists(CHROMIUM):
         raise RuntimeError(f"UNO_SHOOTER_REQUIRE_BROWSER=1 but there is no {CHROMIUM}")
     pytest.skip("no chromium (Debian: apt-get install chromium)", allow_module_level=True)
 if REQUIRED:
-    import playwright.sync_api as sync_api
+    from playwright import sync_api
 else:
     sync_api = pytest.importorskip("playwright.sync_api", reason="no playwright (pip install '.[test]')")
 expect = sync_api.expect
@@ -269,14 +269,14 @@ def test_two_phones_see_every_event_within_100_ms(server, browser):
     for page in phones:
         expect(page.locator("#pair-text")).to_have_text(re.compile(r"Paired \(phone \d+\)"))
     sent = []
-    for i in range(20):
+    for _ in range(20):
         sent.append(server.send("names"))  # an event at once, to every console
     for page in phones:
         page.wait_for_function("() => window.shooterPage.events.filter(e => e[1].event === 'names').length >= 20")
     delays = []
     for page in phones:
         got = [ms for ms, ev in page.evaluate("window.shooterPage.events") if ev["event"] == "names"]
-        delays += [g - s for g, s in zip(got, sent)]
+        delays += [g - s for g, s in zip(got, sent, strict=False)]
     seen = [[ev for _, ev in page.evaluate("window.shooterPage.events") if ev["event"] != "pair-granted"]
             for page in phones]
     first = min(i for i, ev in enumerate(seen[1]) if ev["event"] == "names")
