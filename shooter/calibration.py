@@ -12,9 +12,9 @@ and the problem; the controller then runs on the config alone and says so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
 
 from hal import InvalidValueError
 
