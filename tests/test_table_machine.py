@@ -62,7 +62,7 @@ def test_every_trigger_in_every_phase_does_what_transitions_does(phase):
     for trigger in TRIGGERS:
         conditions = _conditions(trigger)
         for values in itertools.product([False, True], repeat=len(conditions)):
-            truth = dict(zip(conditions, values))
+            truth = dict(zip(conditions, values, strict=True))
             ours = _run("fsm", phase, trigger, truth, kwargs)
             assert ours == _run("transitions", phase, trigger, truth, kwargs), (phase, trigger, truth)
 
@@ -80,6 +80,15 @@ def test_a_trigger_named_like_a_table_command_leaves_the_command_alone():
     assert table.pass_turn.__func__ is Table.pass_turn   # `pass` the command, not the pass_turn trigger
     table.new_game(2, dealer=1, variant="classic")
     assert table.phase == "deal"
+
+
+def test_the_table_declares_every_trigger_the_machine_makes_a_method_of_it():
+    # TableMachine binds each trigger the table has no method of that name for; the table's declarations
+    # of them (for type checkers) name exactly those, and each is a method of a table once built.
+    declared = {name for name, kind in Table.__annotations__.items() if kind == "Callable[..., bool]"}
+    assert declared == {t for t in TRIGGERS if not callable(getattr(Table, t, None))}
+    table = Table()
+    assert all(getattr(table, name).__name__ == name for name in declared)
 
 
 def test_keyword_arguments_reach_conditions_and_callbacks():
