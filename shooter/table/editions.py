@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from shooter.errors import CommandError
 
-from .args import SIDES, START_RULES as FIRST_RULES, VARIANTS  # noqa: F401 (one definition, args.py)
+from .args import SIDES, VARIANTS
 
 EXACT_VARIANTS = VARIANTS[1:]
 

@@ -140,7 +140,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("no-exit-sensor", problem)
         if kind != "extreme" and edition is not None:
             raise CommandError("bad-argument", "edition= goes only with variant=extreme.")
-        cards = EDITION("edition", "2016" if edition is None else edition)
+        deck_edition = EDITION("edition", "2016" if edition is None else edition)
         if kind != "classic" and start is not None:
             raise CommandError("bad-argument", "start= goes only with variant=classic.")
         first_rule = None
@@ -159,7 +159,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             first_dealer = self.rng.randint(1, seats)  # G-DEALER: "Wie begint?" by lot, from the injected rng
         else:
             first_dealer = whole(1, seats)("dealer", chosen)
-        game = GameState(players=seats, edition=cards, scoring=scored, limit=most, dealer=first_dealer,
+        game = GameState(players=seats, edition=deck_edition, scoring=scored, limit=most, dealer=first_dealer,
                          variant=kind, start=first_rule, uno_penalty=self.options.uno_penalty,
                          hands=None if kind == "extreme" else {s: 0 for s in range(1, seats + 1)})
         return self._run(None, "begin_game", forget="game", game=game)
