@@ -169,3 +169,11 @@ def test_a_saved_challenge_names_seats_of_the_table(field, value):
     data["challenge"][field] = value
     with pytest.raises(StateFileError, match=rf"game\.challenge\.{field}"):
         load_snapshot(data)
+
+
+def test_an_undo_history_holding_another_game_is_refused():
+    # was loaded: `undo` then resumed that game, an exact variant's too (which is never resumed)
+    data = busy_table().to_dict()
+    data["history"][0]["game"] = exact_snapshot_with_a_challenge()
+    with pytest.raises(StateFileError, match=r"history\[0\]\.game is not a state of the saved game"):
+        Table.from_dict(data)

@@ -83,6 +83,13 @@ def _table_from_dict(cls: type[Table], data: object, rng: random.Random | None) 
                                  f"counts and the magazine cannot be recounted); it is kept aside.")
         table.machine.set_state(phase)
     table.history = _history(data["history"], data["game"] is not None)
+    for i, entry in enumerate(table.history):
+        # undo goes back within the one game (game new clears the history): an entry of another game
+        # would resume it, an exact variant's too
+        if table.game is not None and (entry["game"]["variant"], entry["game"]["players"]) != (
+                table.game.variant, table.game.players):
+            raise StateFileError(f"Saved table state: history[{i}].game is not a state of the saved game "
+                                 f"(a {entry['game']['variant']} game of {entry['game']['players']} seats).")
     if data["undo_blocker"] not in (None, "press"):
         raise StateFileError("Saved table state: undo_blocker must be null or 'press'.")
     table.undo_blocker = data["undo_blocker"]
