@@ -82,6 +82,15 @@ def test_a_trigger_named_like_a_table_command_leaves_the_command_alone():
     assert table.phase == "deal"
 
 
+def test_the_table_declares_every_trigger_the_machine_makes_a_method_of_it():
+    # TableMachine binds each trigger the table has no method of that name for; the table's declarations
+    # of them (for type checkers) name exactly those, and each is a method of a table once built.
+    declared = {name for name, kind in Table.__annotations__.items() if kind == "Callable[..., bool]"}
+    assert declared == {t for t in TRIGGERS if not callable(getattr(Table, t, None))}
+    table = Table()
+    assert all(getattr(table, name).__name__ == name for name in declared)
+
+
 def test_keyword_arguments_reach_conditions_and_callbacks():
     class Model:
         def __init__(self):

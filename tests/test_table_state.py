@@ -8,6 +8,7 @@ import pytest
 
 from shooter.errors import StateFileError
 from shooter.table import RuleOptions, Table, table_diagram
+from shooter.table.state import load_snapshot, snapshot
 
 
 def busy_table():
@@ -140,3 +141,39 @@ def test_from_dict_refuses_a_history_without_a_game():
 def test_from_dict_message_names_the_field():
     with pytest.raises(StateFileError, match=r"game\.current"):
         Table.from_dict(corrupt(("game", "current"), 6))
+
+
+def exact_snapshot_with_a_challenge():
+    """A classic game's snapshot while seat 3 may challenge seat 2's wild draw four."""
+    from tests.test_editions_engine import table
+
+    t = table("classic", players=4)
+    t.play("wild-draw-four")
+    data = snapshot(t.game, t.phase)
+    assert data["challenge"] == {"seat": 3, "by": 2, "card": "wild-draw-four"}
+    return data
+
+
+def test_a_saved_uno_windows_list_holding_null_is_refused():
+    # was loaded as a window of None, which crashed the next command that moved the windows
+    data = exact_snapshot_with_a_challenge()
+    data["uno_windows"] = [None]
+    with pytest.raises(StateFileError, match=r"game\.uno_window"):
+        load_snapshot(data)
+
+
+@pytest.mark.parametrize("field, value", [("by", 9), ("seat", 0), ("seat", "3")])
+def test_a_saved_challenge_names_seats_of_the_table(field, value):
+    # was loaded unchecked: an upheld challenge then owed cards to seat 9 of a 4-seat table
+    data = exact_snapshot_with_a_challenge()
+    data["challenge"][field] = value
+    with pytest.raises(StateFileError, match=rf"game\.challenge\.{field}"):
+        load_snapshot(data)
+
+
+def test_an_undo_history_holding_another_game_is_refused():
+    # was loaded: `undo` then resumed that game, an exact variant's too (which is never resumed)
+    data = busy_table().to_dict()
+    data["history"][0]["game"] = exact_snapshot_with_a_challenge()
+    with pytest.raises(StateFileError, match=r"history\[0\]\.game is not a state of the saved game"):
+        Table.from_dict(data)

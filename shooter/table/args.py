@@ -15,7 +15,7 @@ user sees is this one.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable, Iterable
 
 from shooter.errors import CommandError
 
@@ -63,7 +63,7 @@ def word(*options: str) -> Callable[[str, object], str]:
     return check
 
 
-def choices(options) -> str:
+def choices(options: Iterable[str]) -> str:
     """``a|b|c``: how usage lines and docs write a choice."""
     return "|".join(options)
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from shooter.errors import CommandError
 
-
 # Effects on the turn (what the controller does with a played card).
 PLAIN = "plain"  # turn passes to the next seat
 SKIP = "skip"
@@ -102,7 +101,9 @@ def hand_points(cards: list[str], edition: str) -> int:
         limit = COPIES_PER_NUMBER if face is not None else CARDS[name].count(edition)
         if seen[key] > limit:
             raise CommandError("bad-argument", f"The {edition} deck holds only {limit} of card {key}.")
-        total += face if face is not None else CARDS[name].points
+        worth = face if face is not None else CARDS[name].points
+        assert worth is not None, "only number cards score their face value"
+        total += worth
     return total
 
 

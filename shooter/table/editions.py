@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from shooter.errors import CommandError
 
-from .args import SIDES, START_RULES as FIRST_RULES, VARIANTS  # noqa: F401 (one definition, args.py)
+from .args import SIDES, VARIANTS
 
 EXACT_VARIANTS = VARIANTS[1:]
 
@@ -99,7 +99,8 @@ FLIP_DARK = _table(
 
 DECK_SIZE = 112
 DIGITS = {"classic": range(0, 10), "all-wild": range(0), "flip": range(1, 10)}
-COPIES_PER_DIGIT = {"classic": {0: 4, **{d: 8 for d in range(1, 10)}}, "all-wild": {}, "flip": {d: 8 for d in range(1, 10)}}
+COPIES_PER_DIGIT: dict[str, dict[int, int]] = {"classic": {0: 4, **{d: 8 for d in range(1, 10)}}, "all-wild": {},
+                                               "flip": {d: 8 for d in range(1, 10)}}
 
 
 def deck(variant: str, side: str | None = None) -> dict[str, DeckCard]:
@@ -136,7 +137,8 @@ def exact_hand_points(cards: list[str], variant: str, side: str | None) -> int:
     20 per plain wild, 50 per action card, only the total count known; FL-SCORE: the side the
     round ended on, after the last card's effect)."""
     table = deck(variant, side)
-    total, seen = 0, {}
+    total = 0
+    seen: dict[str, int] = {}
     if len(cards) > DECK_SIZE:
         raise CommandError("bad-argument", f"A {variant} deck holds only {DECK_SIZE} cards.")
     for text in cards:
@@ -148,7 +150,9 @@ def exact_hand_points(cards: list[str], variant: str, side: str | None) -> int:
         limit = COPIES_PER_DIGIT[variant][face] if face is not None else table[name].count
         if limit is not None and seen[key] > limit:
             raise CommandError("bad-argument", f"The {variant} deck holds only {limit} of card {key}.")
-        total += face if face is not None else table[name].points
+        worth = face if face is not None else table[name].points
+        assert worth is not None, "only number cards score their face value"
+        total += worth
     return total
 
 
@@ -160,5 +164,6 @@ def exact_deck_points(variant: str) -> int:
     best = 0
     for table in sides:
         digits = sum(d * n for d, n in COPIES_PER_DIGIT[variant].items())
-        best = max(best, digits + sum(c.points * c.count for c in table.values() if c.points is not None))
+        best = max(best, digits + sum(c.points * c.count for c in table.values()
+                                        if c.points is not None and c.count is not None))
     return best

@@ -16,8 +16,24 @@ was planned.
 
 from __future__ import annotations
 
-from .editions import (DRAW, FLIP, PLAIN, REVERSE, SHUFFLE, SKIP, SKIP_ALL, SKIP_TWO, SWAP, TARGETED_DRAW,
-                       WILD_DRAW, deck)
+from typing import Any
+
+from .base import TableBase
+from .editions import (
+    DRAW,
+    FLIP,
+    PLAIN,
+    REVERSE,
+    SHUFFLE,
+    SKIP,
+    SKIP_ALL,
+    SKIP_TWO,
+    SWAP,
+    TARGETED_DRAW,
+    WILD_DRAW,
+    DeckCard,
+    deck,
+)
 from .state import PENALTY_REASONS, Owed
 
 HAND_SIZE = 7
@@ -26,26 +42,26 @@ DEALT = ("deal", "first")
 CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (4 -> 6; 2 -> 4; colour + 2)
 
 
-class ExactRules:
+class ExactRules(TableBase):
     """The D-*, CL-*, AW-*, FL-* rules (mixin of Table)."""
 
     # --- helpers ----------------------------------------------------------------
-    def _owe_cards(self, seat: int, cards: int | None, reason: str, front: bool = False):
+    def _owe_cards(self, seat: int, cards: int | None, reason: str, front: bool = False) -> None:
         """Queue one exact entry (one press serves it in full)."""
         entry = Owed(seat, 1, reason, seat, cards=cards, exact=True)
-        queue = self.game.queue
+        queue = self._game.queue
         position = len(queue)
         if front and self.options.penalty_queue == "front":
             position = next((i for i, o in enumerate(queue) if o.reason not in (*PENALTY_REASONS, "give")),
                             len(queue))
         queue.insert(position, entry)
 
-    def _card(self, name: str):
-        g = self.game
+    def _card(self, name: str) -> DeckCard:
+        g = self._game
         return deck(g.variant, g.side)[name]
 
-    def _emit_hands(self, reason: str):
-        self._emit("hands", hands={str(s): n for s, n in self.game.hands.items()}, reason=reason)
+    def _emit_hands(self, reason: str) -> None:
+        self._emit("hands", hands={str(s): n for s, n in self._game.counted.items()}, reason=reason)
 
     # --- the exit sensor ---------------------------------------------------------
     # D-SENSOR: the exact variants need the exit sensor to count cards; `game new`
@@ -58,13 +74,13 @@ class ExactRules:
                 f"variant=extreme")
 
     # --- the deal and the first card ----------------------------------------------
-    def _turns_up_first(self, **_) -> bool:
-        return self.game.variant != "all-wild"
+    def _turns_up_first(self, **_: Any) -> bool:
+        return self._game.variant != "all-wild"
 
-    def _deal(self, dealer: int, cards: int):
+    def _deal(self, dealer: int, cards: int) -> None:
         # D-DEAL: 7 cards per seat, one counted shot each, from the dealer's left
         # clockwise, the dealer last; then 1 card (`first`) to the dealer.
-        g = self.game
+        g = self._game
         g.dealer, g.deck, g.direction = dealer, cards, "cw"
         g.queue, g.reports, g.first, g.drawn, g.challenge = [], {}, None, None, None
         g.going_out = g.round_winner = None
@@ -89,19 +105,19 @@ class ExactRules:
         # Wild Draw Two, which goes back to the deck (void), and a flip: side dark, ordinary (the
         # dark face does nothing); a skip means the second seat left of the dealer starts.
         # Two players: the dealer starts after a first skip, draw card or reverse.
-        g = self.game
+        g = self._game
         if g.variant == "flip":
             return card != "wild-draw-two"
         return g.start == "apply" or card == "number"
 
-    def _void_first(self, card: str):
+    def _void_first(self, card: str) -> None:
         # a void card gets one more card to the dealer (shot without a press)
-        g = self.game
+        g = self._game
         g.first = card
         self._owe_cards(g.dealer, 1, "first")
 
-    def _apply_first(self, card: str):
-        g = self.game
+    def _apply_first(self, card: str) -> None:
+        g = self._game
         g.first = card
         left = g.next_seat(g.dealer)
         g.current = left
@@ -120,32 +136,32 @@ class ExactRules:
     # --- presses, draws, passes ---------------------------------------------------
     def _exact_due(self) -> tuple[int, str, int] | None:
         """What a press serves now: (seat, reason, cards), or None (the draw)."""
-        head = self.game.head
+        head = self._game.head
         if head is None:
             return None
         # the head in full, or 1 card of an open-ended Draw Colour entry
         return head.seat, head.reason, 1 if head.cards is None else head.cards
 
-    def _apply_exact_press(self):
+    def _apply_exact_press(self) -> None:
         # D-DRAW: with nothing owed a press is the current player's 1-card draw; the turn goes on.
-        g = self.game
+        g = self._game
         if not g.queue:
-            self._owe_cards(g.current, 1, "draw")
+            self._owe_cards(g.current_seat, 1, "draw")
             g.drawn = g.current
         chal, head = g.challenge, g.head
-        if chal and head.seat == chal["seat"] and head.reason == chal["card"]:
+        if chal and head is not None and head.seat == chal["seat"] and head.reason == chal["card"]:
             g.challenge = None  # the victim pressed for its cards: too late to challenge
 
-    def _apply_pass(self):
+    def _apply_pass(self) -> None:
         # after a draw the player may pass; the turn ends
-        g = self.game
+        g = self._game
         g.drawn = None
-        g.current = g.next_seat(g.current)
+        g.current = g.next_seat(g.current_seat)
 
-    def _count_shot(self, planned: int, ejected: int):
+    def _count_shot(self, planned: int, ejected: int) -> None:
         # D-SERVE: the counted cards serve the head; the rest stays owed there (a short shot);
         # surplus cards are laid aside (the hand grows by what was planned).
-        g = self.game
+        g = self._game
         head = g.head
         got = min(planned, ejected)
         if head is None or got == 0:
@@ -154,60 +170,60 @@ class ExactRules:
         if head.cards is not None:
             head.cards -= got
         if head.reason != "first":  # the first card goes to the pile, not into the dealer's hand
-            g.hands[head.seat] += got  # D-HANDS: + cards counted to it
+            g.counted[head.seat] += got  # D-HANDS: + cards counted to it
         if head.cards == 0:
             g.queue.pop(0)
             if head.reason == "deal" and not any(o.reason == "deal" for o in g.queue):
-                self._emit("deal", dealer=g.dealer, hand=HAND_SIZE, hands={str(s): n for s, n in g.hands.items()})
+                self._emit("deal", dealer=g.dealer, hand=HAND_SIZE, hands={str(s): n for s, n in g.counted.items()})
             if head.reason != "draw":  # a draw sends no `turn` event
                 self._announce(None)
         elif head.cards is not None and head.reason not in DEALT:
             self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
 
-    def _apply_colour_found(self):
+    def _apply_colour_found(self) -> None:
         # the open-ended Draw Colour entry ends when the colour came out
-        self.game.queue.pop(0)
+        self._game.queue.pop(0)
         self._announce(None)
 
-    def _apply_give(self, seat: int, cards: int):
+    def _apply_give(self, seat: int, cards: int) -> None:
         # D-GIVE: N cards owed to S, queued like a penalty; turns unchanged (a house rule, a correction)
         self._owe_cards(seat, cards, "give", front=True)
 
     # --- plays -------------------------------------------------------------------
-    def _apply_exact_play(self, card: str, target: int | None, last: bool):
-        g = self.game
-        player = g.current
+    def _apply_exact_play(self, card: str, target: int | None, last: bool) -> None:
+        g = self._game
+        player = g.current_seat
         row = self._card(card)
-        g.hands[player] -= 1  # -1 per play
+        g.counted[player] -= 1  # -1 per play
         g.drawn = None
-        if g.hands[player] == 0:
+        if g.counted[player] == 0:
             g.going_out = player  # D-LAST: the round ends once nothing is owed
         getattr(self, EXACT_EFFECT[row.effect])(player, card, row, target)
 
     def _after(self, seat: int, steps: int = 1) -> int:
-        g = self.game
+        g = self._game
         for _ in range(steps):
             seat = g.next_seat(seat)
         return seat
 
-    def _x_plain(self, player, card, row, target):
-        self.game.current = self._after(player)
+    def _x_plain(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
+        self._game.current = self._after(player)
 
-    def _x_skip(self, player, card, row, target):
-        self.game.current = self._after(player, 2)
+    def _x_skip(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
+        self._game.current = self._after(player, 2)
 
-    def _x_skip_two(self, player, card, row, target):
+    def _x_skip_two(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # skip-two: the next min(2, players - 1) lose the turn (no one skips himself);
         # AW-2P: with two players Skip Two (and Reverse, two_player_reverse) act as Skip
-        g = self.game
+        g = self._game
         g.current = self._after(player, 1 + min(2, len(g.in_game) - 1))
 
-    def _x_skip_all(self, player, card, row, target):
+    def _x_skip_all(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # FL-2P: Skip Everyone gives the card's player the next turn, at any table size
-        self.game.current = player
+        self._game.current = player
 
-    def _x_reverse(self, player, card, row, target):
-        g = self.game
+    def _x_reverse(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
+        g = self._game
         g.direction = "ccw" if g.direction == "cw" else "cw"
         # CL-2P: with two players a Reverse acts as a Skip (two_player_reverse; All Wild and Flip
         # by decision, see skip-two); a Skip, a draw card give the card's player the turn again
@@ -216,10 +232,10 @@ class ExactRules:
         else:
             g.current = self._after(player)
 
-    def _x_draw(self, player, card, row, target):
+    def _x_draw(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # D-OWED: the victim gets one entry and loses its turn (current points past it);
         # with two players the card's player goes again.
-        g = self.game
+        g = self._game
         victim = self._after(player)
         if g.going_out != player or self.options.last_hit_counts:
             self._owe_cards(victim, row.cards, card)
@@ -227,26 +243,28 @@ class ExactRules:
                 g.challenge = {"seat": victim, "by": player, "card": card}
         g.current = self._after(victim)
 
-    def _x_targeted(self, player, card, row, target):
+    def _x_targeted(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # targeted-draw-two: the target takes 2 and keeps its turn; play goes on after the card's player
+        assert target is not None, "a targeted draw is validated with its target"
         self._owe_cards(target, row.cards, card)
-        self.game.current = self._after(player)
+        self._game.current = self._after(player)
 
-    def _x_swap(self, player, card, row, target):
+    def _x_swap(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # forced-swap: player and target swap hand counts; AW-LAST: a last forced swap wins, unswapped
-        g = self.game
+        g = self._game
+        assert target is not None, "a forced swap is validated with its target"
         if g.going_out != player:
-            g.hands[player], g.hands[target] = g.hands[target], g.hands[player]
+            g.counted[player], g.counted[target] = g.counted[target], g.counted[player]
             self._emit_hands("forced-swap")
         g.current = self._after(player)
 
-    def _x_shuffle(self, player, card, row, target):
+    def _x_shuffle(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # wild-shuffle: hands pooled and dealt one by one from the player's left, clockwise; then the
         # next player. As last card: no redeal.
-        g = self.game
+        g = self._game
         if g.going_out != player:
-            pool = sum(g.hands[s] for s in g.in_game)
-            hands = {s: 0 for s in g.hands}
+            pool = sum(g.counted[s] for s in g.in_game)
+            hands = {s: 0 for s in g.counted}
             seat = player
             for _ in range(pool):
                 seat = g.next_seat(seat, "cw")
@@ -255,23 +273,24 @@ class ExactRules:
             self._emit_hands("wild-shuffle")
         g.current = self._after(player)
 
-    def _x_flip(self, player, card, row, target):
+    def _x_flip(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
         # FL-SIDE: the side changes (`side` event): the table turns over the discard pile, every hand and
         # the draw pile (the seed: "de aflegstapel, de trekstapel en alle handen"; for the shooter: lid
         # open, the magazine's stack turned over, lid closed: the count stays). The card now showing does
         # nothing.
-        g = self.game
+        g = self._game
         g.side = "dark" if g.side == "light" else "light"
         self._emit("side", side=g.side)
         g.current = self._after(player)
 
     # --- challenges --------------------------------------------------------------
-    def _apply_challenge(self, seat: int, result: str):
+    def _apply_challenge(self, seat: int, result: str) -> None:
         # CL-CHAL, FL-CHAL: the victim of a waiting wild draw card challenges before its first card.
         # upheld (the card was illegal): the card's player takes the card's cards (`challenge`) and
         # the victim plays; rejected: the victim takes CHALLENGE_EXTRA more and its turn is lost.
-        g = self.game
+        g = self._game
         chal, g.challenge = g.challenge, None
+        assert chal is not None, "a challenge is validated with a wild draw card waiting"
         entry = next(o for o in g.queue if o.seat == chal["seat"] and o.reason == chal["card"])
         if result == "upheld":
             g.queue.remove(entry)
@@ -283,12 +302,12 @@ class ExactRules:
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
-    def _move_exact_windows(self, trigger: str, hands_before: dict | None, press_seat: int | None):
+    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None) -> None:
         """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants."""
         # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any
         # later play or draw, any press by the next player (after the card's player), or when
         # that hand changes.
-        g = self.game
+        g = self._game
         if g.hands is None or hands_before is None:
             g.uno_windows = []
             return
@@ -306,11 +325,11 @@ class ExactRules:
                     windows.append({"seat": s, "called": g.uno_ahead == s})
             g.uno_ahead = None
         g.uno_windows = windows
-        g.uno_window = dict(windows[0]) if windows else None
+        g.uno_window = windows[0].copy() if windows else None
 
     def _exact_uno_problem(self, seat: int) -> tuple[str, str] | None:
-        g = self.game
-        held = g.hands[seat]
+        g = self._game
+        held = g.counted[seat]
         if any(w["seat"] == seat for w in g.uno_windows) or (seat == g.current and held == 2 and not g.queue):
             return None
         if held == 1:
@@ -318,28 +337,28 @@ class ExactRules:
         return "bad-argument", f"Seat {seat} holds {held} cards: nothing to call Uno for."
 
     def _exact_catch_problem(self, seat: int) -> tuple[str, str] | None:
-        g = self.game
+        g = self._game
         window = next((w for w in g.uno_windows if w["seat"] == seat), None)
-        if g.hands[seat] != 1:
-            return "bad-argument", f"Seat {seat} holds {g.hands[seat]} cards, not 1."
+        if g.counted[seat] != 1:
+            return "bad-argument", f"Seat {seat} holds {g.counted[seat]} cards, not 1."
         if window is None or window["called"]:
             return "too-late", f"Seat {seat} called Uno or its window is closed."
         return None
 
-    def _apply_exact_uno(self, seat: int):
-        g = self.game
+    def _apply_exact_uno(self, seat: int) -> None:
+        g = self._game
         for w in g.uno_windows:
             if w["seat"] == seat:
                 w["called"] = True
-        if seat == g.current and g.hands[seat] == 2:
+        if seat == g.current and g.counted[seat] == 2:
             g.uno_ahead = seat
-        g.uno_window = dict(g.uno_windows[0]) if g.uno_windows else None
+        g.uno_window = g.uno_windows[0].copy() if g.uno_windows else None
 
-    def _apply_exact_catch(self, seat: int):
+    def _apply_exact_catch(self, seat: int) -> None:
         # CL-UNO: a caught Uno costs uno_penalty cards (2; 4 by the 2001 sheet)
-        g = self.game
+        g = self._game
         g.uno_windows = [w for w in g.uno_windows if w["seat"] != seat]
-        g.uno_window = dict(g.uno_windows[0]) if g.uno_windows else None
+        g.uno_window = g.uno_windows[0].copy() if g.uno_windows else None
         self._owe_cards(seat, g.uno_penalty, "uno", front=True)
 
 

@@ -26,7 +26,7 @@ from shooter.fsm import TableMachine
 
 STATES = ["none", "deal", "first", "play", "scoring", "over"]
 
-TRANSITIONS = [
+TRANSITIONS: list[dict[str, Any]] = [
     # game new: from anywhere; totals 0, first round waits for its deal.
     {"trigger": "begin_game", "source": "*", "dest": "deal", "after": "_set_up_game"},
     # round start first=CARD: the F-* rules.
@@ -72,7 +72,7 @@ TRANSITIONS = [
      "conditions": ["_all_reported"], "after": ["_apply_settlement", "_next_round"]},
 ]
 
-MACHINE_ARGS = {
+MACHINE_ARGS: dict[str, Any] = {
     "states": STATES,
     "transitions": TRANSITIONS,
     "auto_transitions": False,
@@ -102,4 +102,5 @@ def table_diagram() -> str:
         title="Table phases",
         **MACHINE_ARGS,
     )
-    return machine.get_graph().draw(None)
+    diagram: str = machine.get_graph().draw(None)
+    return diagram

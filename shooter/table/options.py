@@ -33,6 +33,7 @@ Fields of :class:`RuleOptions` (all defaults follow docs/rules.md or the brief):
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from .args import MAX_SEATS
 from .cards import CARDS
@@ -59,7 +60,7 @@ class RuleOptions:
     two_player_reverse: str = "skip"
     uno_penalty: int = 2
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         problem = self.problem()
         if problem:
             raise ValueError(problem)
@@ -83,12 +84,12 @@ class RuleOptions:
                 return f"Rule option {name} has an invalid value {getattr(self, name)!r}."
         return None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The options as plain JSON data."""
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: object) -> "RuleOptions":
+    def from_dict(cls, data: object) -> RuleOptions:
         """Rebuild options; raises ValueError naming the problem."""
         if not isinstance(data, dict):
             raise ValueError("The rule options are not an object.")

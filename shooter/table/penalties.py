@@ -25,11 +25,14 @@ The Uno catch window is ``game.uno_window`` = {seat, called}:
 
 from __future__ import annotations
 
+from typing import Any
+
+from .base import Snapshot, TableBase
 from .cards import PENALTY_PRESSES
 from .state import PENALTY_REASONS, TURN_REASONS, Owed, load_snapshot
 
 
-class PenaltyRules:
+class PenaltyRules(TableBase):
     """The P-* rules (mixin of Table)."""
 
     # --- the rule windows: opened and closed in this one place ----------------
@@ -40,7 +43,7 @@ class PenaltyRules:
     # happened apart from Uno calls (``last_play``).
     # Table._run calls _move_windows after every command's trigger; no rule
     # method opens or closes a window itself.
-    def _windows_seen(self) -> tuple | None:
+    def _windows_seen(self) -> tuple[Any, ...] | None:
         """What the windows depend on, read before a command's trigger."""
         g = self.game
         if g is None:
@@ -49,7 +52,8 @@ class PenaltyRules:
         hands = None if g.hands is None else dict(g.hands)
         return g.current, (None if head is None else (head.reason, head.by, head.seat)), g.uno_ahead, hands
 
-    def _move_windows(self, trigger: str, seen: tuple | None, before: dict | None, last: bool = False):
+    def _move_windows(self, trigger: str, seen: tuple[Any, ...] | None, before: Snapshot | None,
+                      last: bool = False) -> None:
         """Open and close the Uno window, the Uno-ahead call and the wrong-card window as the
         command fired by `trigger` (a machine.TRANSITIONS trigger) says."""
         g = self.game
@@ -61,6 +65,7 @@ class PenaltyRules:
             self._move_exact_windows(trigger, hands, player if head is None else head[2])
             return
         if trigger == "play_card":
+            assert before is not None, "a card was played without a game before it"
             g.last_play = {"seat": player, "before": {**before, "last_play": None}}  # one level only
             # the window opens for the card's player (not for a last card: nothing left to call for),
             # replacing the one before; a call made ahead covers it
@@ -83,14 +88,14 @@ class PenaltyRules:
 
     def _uno_problem(self, seat: int) -> str | None:
         """Why `uno seat=S` is too late, or None."""
-        g = self.game
+        g = self._game
         if (g.uno_window and g.uno_window["seat"] == seat) or (seat == g.current and not g.queue):
             return None
         return f"Seat {seat} has no card to call Uno for: their catch window is closed and it is not their turn."
 
     def _catch_problem(self, seat: int) -> str | None:
         """Why `catch seat=S` is too late, or None."""
-        window = self.game.uno_window
+        window = self._game.uno_window
         if not window or window["seat"] != seat:
             return (f"Seat {seat} can no longer be caught: the next player has played or pressed, "
                     f"or seat {seat} did not just play.")
@@ -98,44 +103,46 @@ class PenaltyRules:
             return f"Seat {seat} called Uno and cannot be caught for that card."
         return None
 
-    def _apply_uno(self, seat: int):
-        g = self.game
+    def _apply_uno(self, seat: int) -> None:
+        g = self._game
         if g.uno_window and g.uno_window["seat"] == seat:
             g.uno_window["called"] = True
         if seat == g.current and not g.queue:
             g.uno_ahead = seat  # called while putting the card down: safe for the next play too
             # (with two players after a Skip or Reverse, S is both the last and the next to play)
 
-    def _apply_catch(self, seat: int):
+    def _apply_catch(self, seat: int) -> None:
         self._owe_penalty(seat, PENALTY_PRESSES["uno"], "uno")
 
     # --- advice and wrong card ------------------------------------------------
-    def _apply_advice(self, seat: int):
+    def _apply_advice(self, seat: int) -> None:
         # P-ADVICE: telling another player what to play: 4 presses.
         self._owe_penalty(seat, PENALTY_PRESSES["advice"], "advice")
 
     def _wrong_card_problem(self, seat: int) -> str | None:
         """Why `penalty wrong-card seat=S` is too late, or None."""
-        last = self.game.last_play
+        last = self._game.last_play
         if not last or last["seat"] != seat:
             return f"Seat {seat}'s play can no longer be taken back: it is not the last thing that happened."
         return None
 
-    def _apply_wrong_card(self, seat: int):
+    def _apply_wrong_card(self, seat: int) -> None:
         # P-WRONG: the card goes back with all its effects (direction, skip,
         # owed hits, the end of the round), the player presses 2 times and
         # loses this turn: the turn goes to the next seat in the restored direction.
-        restored, _ = load_snapshot(self.game.last_play["before"])
+        last = self._game.last_play
+        assert last is not None, "a wrong card was taken back without its play"  # _wrong_card_problem
+        restored, _ = load_snapshot(last["before"])
         self.game = restored
         restored.current = restored.next_seat(seat)
         self._owe_penalty(seat, PENALTY_PRESSES["wrong-card"], "wrong-card")
 
-    def _owe_penalty(self, seat: int, presses: int, reason: str):
+    def _owe_penalty(self, seat: int, presses: int, reason: str) -> None:
         # Penalty presses point the shooter at the penalised player; afterwards
         # play continues where it was. RuleOptions.penalty_queue: "front" puts
         # them ahead of the game's owed presses (behind earlier penalties),
         # "back" behind everything owed.
-        queue = self.game.queue
+        queue = self._game.queue
         position = len(queue)
         if self.options.penalty_queue == "front":
             position = next((i for i, o in enumerate(queue) if o.reason not in PENALTY_REASONS), len(queue))

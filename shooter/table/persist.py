@@ -15,10 +15,16 @@ fresh instead of crashing.
 
 from __future__ import annotations
 
+import random
+from typing import TYPE_CHECKING, Any
+
 from shooter.errors import StateFileError
 
 from .options import RuleOptions
 from .state import load_snapshot, snapshot
+
+if TYPE_CHECKING:
+    from .table import Table
 
 FORMAT = "uno-shooter/table"
 VERSION = 1
@@ -28,7 +34,7 @@ UNDO_COMMANDS = ("round start", "play", "uno", "catch", "penalty", "set", "hand"
 KEYS = {"format", "version", "options", "game", "history", "undo_blocker"}
 
 
-def table_to_dict(table) -> dict:
+def table_to_dict(table: Table) -> dict[str, Any]:
     """JSON data of a Table, undo history and options included."""
     return {
         "format": FORMAT,
@@ -41,7 +47,7 @@ def table_to_dict(table) -> dict:
     }
 
 
-def table_from_dict(cls, data: object, rng):
+def table_from_dict(cls: type[Table], data: object, rng: random.Random | None) -> Table:
     """Build a `cls` (Table) from `table_to_dict` data, checking every field.
 
     Whatever the data (wrong types anywhere, absurd numbers, deep nesting), the only error is a
@@ -55,7 +61,7 @@ def table_from_dict(cls, data: object, rng):
         raise StateFileError(f"Saved table state: not valid ({type(exc).__name__}: {str(exc)[:200]}).") from None
 
 
-def _table_from_dict(cls, data: object, rng):
+def _table_from_dict(cls: type[Table], data: object, rng: random.Random | None) -> Table:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise StateFileError(f"Not a saved table state: the format is not {FORMAT!r}.")
     if type(data.get("version")) is not int or data["version"] != VERSION:
@@ -77,13 +83,20 @@ def _table_from_dict(cls, data: object, rng):
                                  f"counts and the magazine cannot be recounted); it is kept aside.")
         table.machine.set_state(phase)
     table.history = _history(data["history"], data["game"] is not None)
+    for i, entry in enumerate(table.history):
+        # undo goes back within the one game (game new clears the history): an entry of another game
+        # would resume it, an exact variant's too
+        if table.game is not None and (entry["game"]["variant"], entry["game"]["players"]) != (
+                table.game.variant, table.game.players):
+            raise StateFileError(f"Saved table state: history[{i}].game is not a state of the saved game "
+                                 f"(a {entry['game']['variant']} game of {entry['game']['players']} seats).")
     if data["undo_blocker"] not in (None, "press"):
         raise StateFileError("Saved table state: undo_blocker must be null or 'press'.")
     table.undo_blocker = data["undo_blocker"]
     return table
 
 
-def _history(value: object, have_game: bool) -> list[dict]:
+def _history(value: object, have_game: bool) -> list[dict[str, Any]]:
     if not isinstance(value, list) or len(value) > UNDO_LEVELS:
         raise StateFileError(f"Saved table state: history must be a list of at most {UNDO_LEVELS} entries.")
     if value and not have_game:

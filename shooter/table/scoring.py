@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .base import TableBase
 from .state import GameState
 
 
@@ -44,9 +45,11 @@ def settle_round(game: GameState) -> Settlement:
 def _winner_scores(game: GameState, totals: dict[int, int], points: int) -> Settlement:
     # G-WIN: the round's winner scores the points of all cards left in the
     # other hands; the first to reach the limit (500) wins the game.
-    totals[game.round_winner] += points
-    decided = totals[game.round_winner] >= game.limit
-    return Settlement(points, totals, [], game.round_winner if decided else None)
+    winner = game.round_winner
+    assert winner is not None, "a round is settled with its winner"
+    totals[winner] += points
+    decided = totals[winner] >= game.limit
+    return Settlement(points, totals, [], winner if decided else None)
 
 
 def _lowest_wins(game: GameState, totals: dict[int, int], points: int) -> Settlement:
@@ -77,37 +80,39 @@ def _elimination(game: GameState, totals: dict[int, int], points: int) -> Settle
 SCORING = {"winner": _winner_scores, "lowest": _lowest_wins, "elimination": _elimination}
 
 
-class ScoringRules:
+class ScoringRules(TableBase):
     """Reports, settlement and the next deal (mixin of Table)."""
 
-    def _record_report(self, seat: int, points: int, count: int | None = None):
-        self.game.reports[seat] = points  # a second report for a seat replaces the first
-        if count is not None and self.game.hands is not None:
-            self.game.hands[seat] = count  # the reported hand is the truth
+    def _record_report(self, seat: int, points: int, count: int | None = None) -> None:
+        g = self._game
+        g.reports[seat] = points  # a second report for a seat replaces the first
+        if count is not None and g.hands is not None:
+            g.hands[seat] = count  # the reported hand is the truth
 
     def _all_reported(self) -> bool:
-        return set(self.game.reports) >= set(reporters(self.game))
+        g = self._game
+        return set(g.reports) >= set(reporters(g))
 
     def _game_decided(self) -> bool:
-        return settle_round(self.game).winner is not None
+        return settle_round(self._game).winner is not None
 
-    def _apply_settlement(self):
-        g = self.game
+    def _apply_settlement(self) -> None:
+        g = self._game
         result = settle_round(g)
         g.totals = result.totals
         g.out = g.out + result.newly_out
         g.winner = result.winner
-        fields = {"winner": g.round_winner, "points": result.points, "totals": _public(g.totals)}
+        fields: dict[str, object] = {"winner": g.round_winner, "points": result.points, "totals": _public(g.totals)}
         if g.scoring == "elimination":
             fields["out"] = list(result.newly_out)
         self._emit("round-scored", **fields)
 
-    def _end_game(self):
-        g = self.game
+    def _end_game(self) -> None:
+        g = self._game
         self._emit("game-over", winner=g.winner, totals=_public(g.totals))
 
-    def _next_round(self):
-        g = self.game
+    def _next_round(self) -> None:
+        g = self._game
         g.dealer = self._next_dealer()
         g.round += 1
         g.round_winner, g.reports, g.first = None, {}, None

@@ -11,13 +11,15 @@ message naming the field and the problem.
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypedDict, cast
 
 from shooter.errors import StateFileError
 
-from .args import DIRECTIONS, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS
+from .args import DIRECTIONS, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, SIDES, START_RULES, VARIANTS
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
-from .editions import ALL_WILD, CLASSIC, FIRST_RULES, FLIP_DARK, FLIP_LIGHT, SIDES, VARIANTS
+from .editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
 
 MAX_TOTAL = 10_000_000
 GAME_PHASES = ("deal", "first", "play", "scoring", "over")
@@ -30,6 +32,30 @@ MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
+
+Snapshot = dict[str, Any]  # snapshot(): the GameState fields and "phase", as JSON data
+
+
+class Window(TypedDict):
+    """An Uno window: ``seat`` may be caught for not calling Uno, unless it ``called``."""
+
+    seat: int
+    called: bool
+
+
+class LastPlay(TypedDict):
+    """The play ``penalty wrong-card`` may take back: its seat and the game just before it."""
+
+    seat: int
+    before: Snapshot
+
+
+class Challenge(TypedDict):
+    """A wild draw card that may be challenged: its victim (``seat``), its player (``by``), the card."""
+
+    seat: int
+    by: int
+    card: str
 
 
 @dataclass
@@ -49,9 +75,9 @@ class Owed:
     served: int = 0
     exact: bool = False
 
-    def public(self) -> dict:
+    def public(self) -> dict[str, Any]:
         """The protocol's owed object (plus ``by``; exact entries add ``cards`` and ``served``)."""
-        data = {"seat": self.seat, "presses": self.presses, "reason": self.reason, "by": self.by}
+        data: dict[str, Any] = {"seat": self.seat, "presses": self.presses, "reason": self.reason, "by": self.by}
         if self.exact:
             data.update(cards=self.cards, served=self.served)
         return data
@@ -72,9 +98,9 @@ class GameState:
     queue: list[Owed] = field(default_factory=list)
     totals: dict[int, int] = field(default_factory=dict)
     out: list[int] = field(default_factory=list)  # eliminated seats (elimination scoring)
-    uno_window: dict | None = None  # {"seat": S, "called": bool}: S may be caught for not calling Uno
+    uno_window: Window | None = None  # {"seat": S, "called": bool}: S may be caught for not calling Uno
     uno_ahead: int | None = None  # the current seat called Uno before playing
-    last_play: dict | None = None  # {"seat": S, "before": snapshot}: for penalty wrong-card
+    last_play: LastPlay | None = None  # {"seat": S, "before": snapshot}: for penalty wrong-card
     going_out: int | None = None  # played their last card; round ends when nothing is owed
     round_winner: int | None = None
     winner: int | None = None  # winner of the game
@@ -86,8 +112,8 @@ class GameState:
     side: str | None = None  # flip: the side up
     hands: dict[int, int] | None = None  # cards in each hand, as counted
     drawn: int | None = None  # the current seat drew this turn
-    challenge: dict | None = None  # {"seat": victim, "by": card's player, "card": CARD}
-    uno_windows: list[dict] = field(default_factory=list)  # [{"seat": S, "called": bool}]
+    challenge: Challenge | None = None  # {"seat": victim, "by": card's player, "card": CARD}
+    uno_windows: list[Window] = field(default_factory=list)  # [{"seat": S, "called": bool}]
     uno_penalty: int = 2
     deck: int | None = None  # cards declared at round start (the magazine's count)
 
@@ -96,9 +122,16 @@ class GameState:
         """An exact variant: the shooter counts every card (editions.py)."""
         return self.variant != "extreme"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.totals:
             self.totals = {seat: 0 for seat in range(1, self.players + 1)}
+
+    @property
+    def counted(self) -> dict[int, int]:
+        """``hands`` where an exact variant's rule needs them (they are counted in every exact game)."""
+        hands = self.hands
+        assert hands is not None, "hand counts asked of an Uno Extreme game"
+        return hands
 
     # --- seats --------------------------------------------------------------
     @property
@@ -122,12 +155,19 @@ class GameState:
         return seat
 
     @property
+    def current_seat(self) -> int:
+        """``current`` where a rule needs the seat whose turn it is (there is one: a round is on)."""
+        seat = self.current
+        assert seat is not None, "no current seat outside a round"
+        return seat
+
+    @property
     def head(self) -> Owed | None:
         """The owed entry being paid now, or None."""
         return self.queue[0] if self.queue else None
 
     # --- data ---------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (seat keys as strings)."""
         return {
             "players": self.players,
@@ -161,7 +201,7 @@ class GameState:
         }
 
 
-def snapshot(game: GameState, phase: str) -> dict:
+def snapshot(game: GameState, phase: str) -> Snapshot:
     """A self-contained copy of the game and its phase (for undo and saving)."""
     data = game.to_dict()
     data["phase"] = phase
@@ -179,29 +219,35 @@ class _Loader:
 
     KEYS = set(GameState.__dataclass_fields__) | {"phase"}
     # fields added with the exact variants: a state saved before them loads with their defaults
-    OPTIONAL = {"variant", "start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty", "deck"}
+    OPTIONAL = frozenset({"variant", "start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
+                          "deck"})
 
     def __init__(self, where: str):
         self.where = where
 
-    def fail(self, key: str, problem: str):
+    def fail(self, key: str, problem: str) -> NoReturn:
         raise StateFileError(f"Saved table state: {self.where}.{key} {problem}.")
 
-    def whole(self, data: dict, key: str, lo: int, hi: int, none: bool = False) -> int | None:
+    def whole(self, data: dict[str, Any], key: str, lo: int, hi: int) -> int:
         value = data[key]
-        if value is None and none:
-            return None
         if type(value) is not int or not lo <= value <= hi:
             self.fail(key, f"must be a whole number from {lo} to {hi}, not {value!r}")
-        return value
+        number: int = value
+        return number
 
-    def choice(self, data: dict, key: str, options, none: bool = False):
+    def whole_or_none(self, data: dict[str, Any], key: str, lo: int, hi: int) -> int | None:
+        return None if data[key] is None else self.whole(data, key, lo, hi)
+
+    def choice(self, data: dict[str, Any], key: str, options: Collection[str]) -> str:
         value = data[key]
-        if (value is None and none) or (isinstance(value, str) and value in options):
+        if isinstance(value, str) and value in options:
             return value
         self.fail(key, f"must be one of {', '.join(options)}, not {value!r}")
 
-    def seat_map(self, data: dict, key: str, players: int, all_seats: bool) -> dict[int, int]:
+    def choice_or_none(self, data: dict[str, Any], key: str, options: Collection[str]) -> str | None:
+        return None if data[key] is None else self.choice(data, key, options)
+
+    def seat_map(self, data: dict[str, Any], key: str, players: int, all_seats: bool) -> dict[int, int]:
         value = data[key]
         wanted = {str(s) for s in range(1, players + 1)}
         if not isinstance(value, dict) or (set(value) != wanted if all_seats else not set(value) <= wanted):
@@ -219,27 +265,29 @@ class _Loader:
             key = sorted(missing or unknown)[0]
             self.fail(key, "is missing" if missing else "is not a field of the table state")
         players = self.whole(data, "players", MIN_SEATS, MAX_SEATS)
-        seat = lambda key, none=True: self.whole(data, key, 1, players, none)  # noqa: E731
+        def seat(key: str) -> int | None:
+            return self.whole_or_none(data, key, 1, players)
+
         game = GameState(
             players=players,
             edition=self.choice(data, "edition", EDITIONS),
             scoring=self.choice(data, "scoring", SCORINGS),
             limit=self.whole(data, "limit", 1, MAX_LIMIT),
-            dealer=seat("dealer", none=False),
+            dealer=self.whole(data, "dealer", 1, players),
             round=self.whole(data, "round", 1, MAX_TOTAL),
             current=seat("current"),
             direction=self.choice(data, "direction", DIRECTIONS),
             queue=self.queue(data["queue"], players),
             totals=self.seat_map(data, "totals", players, all_seats=True),
             out=self.out(data["out"], players),
-            uno_window=self.window(data["uno_window"], players),
+            uno_window=None if data["uno_window"] is None else self.window(data["uno_window"], players),
             uno_ahead=seat("uno_ahead"),
             last_play=None,
             going_out=seat("going_out"),
             round_winner=seat("round_winner"),
             winner=seat("winner"),
             reports=self.seat_map(data, "reports", players, all_seats=False),
-            first=self.choice(data, "first", (*CARDS, *EXACT_CARDS), none=True),
+            first=self.choice_or_none(data, "first", (*CARDS, *EXACT_CARDS)),
         )
         self.exact_fields(game, {**GameState(players=players).to_dict(), **data}, players)
         phase = self.choice(data, "phase", GAME_PHASES)
@@ -247,29 +295,33 @@ class _Loader:
         self.consistent(game, phase)
         return game, phase
 
-    def exact_fields(self, game: GameState, data: dict, players: int):
+    def exact_fields(self, game: GameState, data: dict[str, Any], players: int) -> None:
         """The exact variants' fields (defaults where a saved state lacks them)."""
         game.variant = self.choice(data, "variant", VARIANTS)
-        game.start = self.choice(data, "start", FIRST_RULES, none=True)
-        game.side = self.choice(data, "side", SIDES, none=True)
+        game.start = self.choice_or_none(data, "start", START_RULES)
+        game.side = self.choice_or_none(data, "side", SIDES)
         if data["hands"] is not None:
             hands = data["hands"]
             if not isinstance(hands, dict) or set(hands) != {str(s) for s in range(1, players + 1)} or any(
                     type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
                 self.fail("hands", f"must map the seats 1..{players} (as strings) to card counts")
             game.hands = {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
-        game.drawn = self.whole(data, "drawn", 1, players, none=True)
+        game.drawn = self.whole_or_none(data, "drawn", 1, players)
         challenge = data["challenge"]
         if challenge is not None and (not isinstance(challenge, dict) or set(challenge) != {"seat", "by", "card"}
                                       or challenge["card"] not in EXACT_CARDS):
             self.fail("challenge", "must be null or an object with seat, by and card")
-        game.challenge = dict(challenge) if challenge else None
+        if challenge is not None:  # the victim and the card's player are seats of this table
+            sub = _Loader(f"{self.where}.challenge")
+            sub.whole(challenge, "seat", 1, players)
+            sub.whole(challenge, "by", 1, players)
+        game.challenge = cast(Challenge, dict(challenge)) if challenge else None
         windows = data["uno_windows"]
         if not isinstance(windows, list):
             self.fail("uno_windows", "must be a list")
         game.uno_windows = [self.window(w, players) for w in windows]
         game.uno_penalty = self.whole(data, "uno_penalty", 2, 4)
-        game.deck = self.whole(data, "deck", 0, MAX_CARDS, none=True)
+        game.deck = self.whole_or_none(data, "deck", 0, MAX_CARDS)
         if game.exact != (game.hands is not None):
             self.fail("hands", "must be given exactly in the exact variants")
 
@@ -289,7 +341,7 @@ class _Loader:
                     presses=sub.whole(item, "presses", 1, 1 if exact else MAX_OWED_PRESSES),
                     reason=sub.choice(item, "reason", (*EXACT_REASONS, *EXACT_CARDS) if exact else REASONS),
                     by=sub.whole(item, "by", 1, players),
-                    cards=sub.whole(item, "cards", 0, MAX_CARDS, none=True) if exact else None,
+                    cards=sub.whole_or_none(item, "cards", 0, MAX_CARDS) if exact else None,
                     served=sub.whole(item, "served", 0, MAX_CARDS) if exact else 0,
                     exact=exact,
                 )
@@ -306,15 +358,13 @@ class _Loader:
             self.fail("out", f"must list distinct seats of 1..{players}, leaving at least one in the game")
         return list(value)
 
-    def window(self, value: object, players: int) -> dict | None:
-        if value is None:
-            return None
+    def window(self, value: object, players: int) -> Window:
         if not isinstance(value, dict) or set(value) != {"seat", "called"} or not isinstance(value["called"], bool):
             self.fail("uno_window", "must be null or an object with seat and called (true/false)")
         _Loader(f"{self.where}.uno_window").whole(value, "seat", 1, players)
-        return dict(value)
+        return cast(Window, dict(value))
 
-    def last_play(self, value: object, nested: bool) -> dict | None:
+    def last_play(self, value: object, nested: bool) -> LastPlay | None:
         if value is None:
             return None
         if nested or not isinstance(value, dict) or set(value) != {"seat", "before"}:
@@ -324,7 +374,7 @@ class _Loader:
             self.fail("last_play", "does not match the state before that play")
         return {"seat": value["seat"], "before": snapshot(before, phase)}
 
-    def consistent(self, g: GameState, phase: str):
+    def consistent(self, g: GameState, phase: str) -> None:
         """Cross-field checks: what each phase allows."""
         in_game = set(g.in_game)
         if g.scoring != "elimination" and g.out:

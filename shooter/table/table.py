@@ -18,11 +18,27 @@ announces the restored situation: ``owed`` for the head of the queue, or
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from shooter.errors import CommandError
 
-from .args import (CHALLENGE_RESULT, DEFAULT_LIMIT, DIRECTION, EDITION, GIVE_CARDS, LIMIT, PENALTY, PLAYERS, SCORING,
-                   SIDE, START, VARIANT, whole)
+from .args import (
+    CHALLENGE_RESULT,
+    DEFAULT_LIMIT,
+    DIRECTION,
+    EDITION,
+    GIVE_CARDS,
+    LIMIT,
+    PENALTY,
+    PLAYERS,
+    SCORING,
+    SIDE,
+    START,
+    VARIANT,
+    whole,
+)
+from .base import Event
 from .cards import deck_points, hand_points, parse_card
 from .editions import DECK_SIZE, SWAP, TARGETED_DRAW, deck, exact_deck_points, exact_hand_points, parse_deck_card
 from .exact import HAND_SIZE, ExactRules
@@ -31,9 +47,8 @@ from .options import RuleOptions
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
 from .scoring import ScoringRules, reporters
-from .state import MAX_CARDS, GameState, load_snapshot, snapshot
+from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, snapshot
 from .turns import TurnRules
-
 
 # D-SCORE: the scorings each variant allows (winner everywhere; lowest in classic and flip)
 VARIANT_SCORINGS = {"extreme": ("winner", "lowest", "elimination"), "classic": ("winner", "lowest"),
@@ -76,55 +91,80 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         no-game
     """
 
-    phase: str  # none, deal, first, play, scoring or over: kept by the phase machine (machine.py)
+    # The triggers of machine.TRANSITIONS that TableMachine makes methods of the table (declared here for
+    # type checkers; tests/test_table_machine.py checks this list against the table). pass_turn and
+    # count_shot are commands of the table, so the table pulls those with machine.trigger.
+    begin_game: Callable[..., bool]
+    begin_round: Callable[..., bool]
+    play_card: Callable[..., bool]
+    serve_press: Callable[..., bool]
+    call_uno: Callable[..., bool]
+    catch_uno: Callable[..., bool]
+    give_advice_penalty: Callable[..., bool]
+    correct: Callable[..., bool]
+    take_back_wrong_card: Callable[..., bool]
+    deal_round: Callable[..., bool]
+    turn_up: Callable[..., bool]
+    serve_exact_press: Callable[..., bool]
+    play_exact: Callable[..., bool]
+    challenge_card: Callable[..., bool]
+    find_colour: Callable[..., bool]
+    give_cards: Callable[..., bool]
+    call_exact_uno: Callable[..., bool]
+    catch_exact_uno: Callable[..., bool]
+    correct_hand: Callable[..., bool]
+    end_round: Callable[..., bool]
+    report_hand: Callable[..., bool]
+    settle: Callable[..., bool]
 
-    def __init__(self, options: RuleOptions | None = None, rng: random.Random | None = None):
+    def __init__(self, options: RuleOptions | None = None, rng: random.Random | None = None) -> None:
         self.options = options or RuleOptions()
         self.rng = rng or random.Random()
-        self.game: GameState | None = None
-        self.history: list[dict] = []  # [{"command": name, "game": snapshot before it}]
-        self.undo_blocker: str | None = None  # "press" once a press cleared the history
-        self._events: list[dict] = []
+        self.game = None
+        self.history = []  # [{"command": name, "game": snapshot before it}]
+        self.undo_blocker = None  # "press" once a press cleared the history
+        self._events = []
         self.machine = build_machine(self, "none")
 
     # --- commands ---------------------------------------------------------------
-    def new_game(self, players, dealer=None, edition=None, scoring="winner", limit=DEFAULT_LIMIT,
-                 variant="extreme", start=None, counting=True) -> list[dict]:
+    def new_game(self, players: object, dealer: object = None, edition: object = None, scoring: object = "winner",
+                 limit: object = DEFAULT_LIMIT, variant: object = "extreme", start: object = None,
+                 counting: bool = True) -> list[Event]:
         """`game new`: a new game at the table; totals 0, phase deal.
 
         `counting`: the shooter has the card-exit sensor (the exact variants need it)."""
-        players = PLAYERS("players", players)
-        variant = VARIANT("variant", variant)
-        problem = self._sensor_problem(variant, counting)
+        seats = PLAYERS("players", players)
+        kind = VARIANT("variant", variant)
+        problem = self._sensor_problem(kind, counting)
         if problem:
             raise CommandError("no-exit-sensor", problem)
-        if variant != "extreme" and edition is not None:
+        if kind != "extreme" and edition is not None:
             raise CommandError("bad-argument", "edition= goes only with variant=extreme.")
-        edition = EDITION("edition", "2016" if edition is None else edition)
-        if variant != "classic" and start is not None:
+        deck_edition = EDITION("edition", "2016" if edition is None else edition)
+        if kind != "classic" and start is not None:
             raise CommandError("bad-argument", "start= goes only with variant=classic.")
-        if variant == "classic":
-            start = START("start", self.options.classic_first_card if start is None else start)
-        scoring = SCORING("scoring", scoring)
-        if scoring not in VARIANT_SCORINGS[variant]:
-            raise CommandError("bad-argument", f"variant {variant} scores {', '.join(VARIANT_SCORINGS[variant])}, "
-                                               f"not {scoring}.")
-        limit = LIMIT("limit", limit)
-        if dealer is None:
-            dealer = self.options.default_dealer
-            if dealer != "random" and dealer > players:
-                raise CommandError("bad-argument", f"The configured default dealer, seat {dealer}, is not at a "
-                                                   f"{players}-seat table; give dealer=.")
-        if isinstance(dealer, str) and dealer.strip().lower() == "random":
-            dealer = self.rng.randint(1, players)  # G-DEALER: "Wie begint?" by lot, from the injected rng
+        first_rule = None
+        if kind == "classic":
+            first_rule = START("start", self.options.classic_first_card if start is None else start)
+        scored = SCORING("scoring", scoring)
+        if scored not in VARIANT_SCORINGS[kind]:
+            raise CommandError("bad-argument", f"variant {kind} scores {', '.join(VARIANT_SCORINGS[kind])}, "
+                                               f"not {scored}.")
+        most = LIMIT("limit", limit)
+        chosen = self.options.default_dealer if dealer is None else dealer
+        if dealer is None and isinstance(chosen, int) and chosen > seats:
+            raise CommandError("bad-argument", f"The configured default dealer, seat {chosen}, is not at a "
+                                               f"{seats}-seat table; give dealer=.")
+        if isinstance(chosen, str) and chosen.strip().lower() == "random":
+            first_dealer = self.rng.randint(1, seats)  # G-DEALER: "Wie begint?" by lot, from the injected rng
         else:
-            dealer = whole(1, players)("dealer", dealer)
-        game = GameState(players=players, edition=edition, scoring=scoring, limit=limit, dealer=dealer,
-                         variant=variant, start=start, uno_penalty=self.options.uno_penalty,
-                         hands=None if variant == "extreme" else {s: 0 for s in range(1, players + 1)})
+            first_dealer = whole(1, seats)("dealer", chosen)
+        game = GameState(players=seats, edition=deck_edition, scoring=scored, limit=most, dealer=first_dealer,
+                         variant=kind, start=first_rule, uno_penalty=self.options.uno_penalty,
+                         hands=None if kind == "extreme" else {s: 0 for s in range(1, seats + 1)})
         return self._run(None, "begin_game", forget="game", game=game)
 
-    def start_round(self, first=None, dealer=None, cards=None) -> list[dict]:
+    def start_round(self, first: object = None, dealer: object = None, cards: object = None) -> list[Event]:
         """`round start first=CARD [dealer=S]`: the dealer turned up CARD (F-*).
 
         Exact variants: `round start [dealer=S] [cards=N]`: the shuffled deck of N cards is loaded
@@ -137,30 +177,30 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if first is None:
             raise CommandError("bad-argument", "round start needs first=CARD, the card the dealer turned up.")
         card, _ = parse_card(first, g.edition)
-        dealer = g.dealer if dealer is None else self._seat(dealer, "dealer")
-        return self._run("round start", "begin_round", first=card, dealer=dealer, announce=True)
+        deals = g.dealer if dealer is None else self._seat(dealer, "dealer")
+        return self._run("round start", "begin_round", first=card, dealer=deals, announce=True)
 
-    def play(self, card, seat=None, target=None, last=False) -> list[dict]:
+    def play(self, card: object, seat: object = None, target: object = None, last: object = False) -> list[Event]:
         """`play CARD [seat=S] [target=T] [last]`: the current player played CARD."""
         if self.game is not None and self.game.exact:
             return self._play_exact(card, seat, target, last)
         g = self._need("play_card", "play a card")
-        card, _ = parse_card(card, g.edition)
-        seat = None if seat is None else self._seat(seat, "seat", in_game=False)
-        target = None if target is None else self._seat(target, "target", in_game=False)
+        name, _ = parse_card(card, g.edition)
+        who = None if seat is None else self._seat(seat, "seat", in_game=False)
+        aim = None if target is None else self._seat(target, "target", in_game=False)
         if not isinstance(last, bool):
             raise CommandError("bad-argument", "last must be true or false.")
-        if seat is not None and seat != g.current:
-            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
-        if g.queue:
-            head = g.head
+        if who is not None and who != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {who}'s.")
+        head = g.head
+        if head is not None:
             raise CommandError("presses-owed",
                                f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
-        self._check_target(card, target)
-        return self._run("play", "play_card", card=card, target=target, last=last,
+        self._check_target(name, aim)
+        return self._run("play", "play_card", card=name, target=aim, last=last,
                          announce=True, finish=self.end_round)
 
-    def press(self) -> list[dict]:
+    def press(self) -> list[Event]:
         """One press the shooter served: pays an owed press or is the current player's draw."""
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if self.game is not None and self.game.exact:
@@ -169,50 +209,49 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             return []  # no game or no round on: the press fired like the original launcher's
         return self._run(None, "serve_press", finish=self.end_round, forget="press")
 
-    def uno(self, seat) -> list[dict]:
+    def uno(self, seat: object) -> list[Event]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
         if self.game is not None and self.game.exact:
             return self._exact_call("uno", "call_exact_uno", self._exact_uno_problem, seat)
         self._need("call_uno", "call Uno")
-        seat = self._seat(seat, "seat")
-        problem = self._uno_problem(seat)
+        who = self._seat(seat, "seat")
+        problem = self._uno_problem(who)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("uno", "call_uno", seat=seat)
+        return self._run("uno", "call_uno", seat=who)
 
-    def catch(self, seat) -> list[dict]:
+    def catch(self, seat: object) -> list[Event]:
         """`catch seat=S`: S was caught not calling Uno: 2 presses at S."""
         if self.game is not None and self.game.exact:
             return self._exact_call("catch", "catch_exact_uno", self._exact_catch_problem, seat)
         self._need("catch_uno", "catch a player")
-        seat = self._seat(seat, "seat")
-        problem = self._catch_problem(seat)
+        who = self._seat(seat, "seat")
+        problem = self._catch_problem(who)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("catch", "catch_uno", seat=seat, announce=True)
+        return self._run("catch", "catch_uno", seat=who, announce=True)
 
-    def penalty(self, kind, seat) -> list[dict]:
+    def penalty(self, kind: object, seat: object) -> list[Event]:
         """`penalty advice|wrong-card seat=S`: 4 presses, or the last play taken back and 2 presses."""
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
         if self.game.exact:
             # D-PEN: the advice and wrong-card penalties are Extreme's
             raise CommandError("bad-argument", f"variant {self.game.variant} has no penalty command.")
-        kind = PENALTY("penalty", kind)
-        if kind == "advice":
+        if PENALTY("penalty", kind) == "advice":
             self._need("give_advice_penalty", "give an advice penalty")
             return self._run("penalty", "give_advice_penalty", seat=self._seat(seat, "seat"), announce=True)
         self._need("take_back_wrong_card", "take back a wrong card")
-        seat = self._seat(seat, "seat")
-        problem = self._wrong_card_problem(seat)
+        who = self._seat(seat, "seat")
+        problem = self._wrong_card_problem(who)
         if problem:
             raise CommandError("too-late", problem)
-        return self._run("penalty", "take_back_wrong_card", seat=seat, announce=True)
+        return self._run("penalty", "take_back_wrong_card", seat=who, announce=True)
 
-    def hand(self, seat, cards) -> list[dict]:
+    def hand(self, seat: object, cards: object) -> list[Event]:
         """`hand seat=S cards=...`: the cards left in S's hand; the table counts the points."""
         g = self._need("report_hand", "report a hand")
-        seat = self._reporter(seat)
+        who = self._reporter(seat)
         if isinstance(cards, str):
             cards = [c for c in cards.split(",") if c.strip()]
         if not isinstance(cards, (list, tuple)):
@@ -220,17 +259,17 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if g.exact:
             # the reported cards are the truth; the tracked count is replaced
             points = exact_hand_points(list(cards), g.variant, g.side)
-            return self._report(seat, points, count=len(cards))
-        return self._report(seat, hand_points(list(cards), g.edition))
+            return self._report(who, points, count=len(cards))
+        return self._report(who, hand_points(list(cards), g.edition))
 
-    def score(self, seat, points) -> list[dict]:
+    def score(self, seat: object, points: object) -> list[Event]:
         """`score seat=S points=P`: the points of S's hand, counted by the players."""
         g = self._need("report_hand", "report a score")
-        seat = self._reporter(seat)
+        who = self._reporter(seat)
         most = exact_deck_points(g.variant) if g.exact else deck_points(g.edition)
-        return self._report(seat, whole(0, most)("points", points), "score")
+        return self._report(who, whole(0, most)("points", points), "score")
 
-    def undo(self) -> list[dict]:
+    def undo(self) -> list[Event]:
         """Take back the last undoable command (see the module docstring)."""
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
@@ -245,7 +284,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self._announce(None)
         return self._events
 
-    def set(self, current=None, direction=None, side=None, seat=None, hand=None) -> list[dict]:
+    def set(self, current: object = None, direction: object = None, side: object = None, seat: object = None,
+            hand: object = None) -> list[Event]:
         """`set [current=S] [direction=cw|ccw] [side=light|dark] [seat=S hand=N]`: corrections when
         the table knows better (side: flip; a hand count: the exact variants)."""
         if self.game is not None and (side is not None or seat is not None or hand is not None):
@@ -253,22 +293,21 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self._need("correct", "correct the turn")
         if current is None and direction is None:
             raise CommandError("bad-argument", "set needs current= or direction=.")
-        current = None if current is None else self._seat(current, "current")
-        direction = None if direction is None else DIRECTION("direction", direction)
-        return self._run("set", "correct", current=current, direction=direction, announce=True)
+        return self._run("set", "correct", current=None if current is None else self._seat(current, "current"),
+                         direction=None if direction is None else DIRECTION("direction", direction), announce=True)
 
     # --- the exact variants' commands (rules in exact.py) ---------------------------
-    def _deal_round(self, first, dealer, cards) -> list[dict]:
+    def _deal_round(self, first: object, dealer: object, cards: object) -> list[Event]:
         g = self._need("deal_round", "start a round")
         if first is not None:
             raise CommandError("bad-argument", "first= goes only with variant=extreme; here send first CARD "
                                                "once the first card is turned up.")
-        dealer = g.dealer if dealer is None else self._seat(dealer, "dealer")
+        deals = g.dealer if dealer is None else self._seat(dealer, "dealer")
         least = HAND_SIZE * len(g.in_game) + 1
-        cards = whole(least, MAX_CARDS)("cards", DECK_SIZE if cards is None else cards)
-        return self._run(None, "deal_round", dealer=dealer, cards=cards, announce=True, forget="press")
+        deck_cards = whole(least, MAX_CARDS)("cards", DECK_SIZE if cards is None else cards)
+        return self._run(None, "deal_round", dealer=deals, cards=deck_cards, announce=True, forget="press")
 
-    def first_card(self, card) -> list[dict]:
+    def first_card(self, card: object) -> list[Event]:
         """`first CARD`: the card the dealer turned up (classic and flip)."""
         if self.game is not None and self.game.variant == "all-wild":
             raise CommandError("bad-argument", "All Wild ignores its first card: there is nothing to report.")
@@ -279,29 +318,29 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._run("first" if stands else None, "turn_up", card=name, announce=True,
                          forget=None if stands else "press")
 
-    def _play_exact(self, card, seat, target, last) -> list[dict]:
+    def _play_exact(self, card: object, seat: object, target: object, last: object) -> list[Event]:
         g = self._need_exact("play_exact", "play a card")
         name, _ = parse_deck_card(card, g.variant, g.side)
-        seat = None if seat is None else self._seat(seat, "seat", in_game=False)
-        target = None if target is None else self._seat(target, "target", in_game=False)
+        who = None if seat is None else self._seat(seat, "seat", in_game=False)
+        aim = None if target is None else self._seat(target, "target", in_game=False)
         if not isinstance(last, bool):
             raise CommandError("bad-argument", "last must be true or false.")
-        if seat is not None and seat != g.current:
-            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+        if who is not None and who != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {who}'s.")
         self._nothing_owed_now()
-        held = g.hands[g.current]
+        held = g.counted[g.current_seat]
         if held == 0 or (last and held != 1):
             raise CommandError("bad-argument", f"Seat {g.current} holds {held} cards"
                                                + ("; last is for a hand of 1." if last else "."))
         aims = deck(g.variant, g.side)[name].effect in (TARGETED_DRAW, SWAP)
-        if aims != (target is not None) or (aims and (target == g.current or target in g.out)):
+        if aims != (aim is not None) or (aims and (aim == g.current or aim in g.out)):
             raise CommandError("bad-argument", f"target= (another seat still in the game) goes with "
                                                f"targeted-draw-two and forced-swap only, and they need it; "
                                                f"not with {name}.")
-        return self._run("play", "play_exact", card=name, target=target, last=last, announce=True,
+        return self._run("play", "play_exact", card=name, target=aim, last=last, announce=True,
                          finish=self.end_round)
 
-    def _press_exact(self) -> list[dict]:
+    def _press_exact(self) -> list[Event]:
         """A press in an exact variant: serves the head of the queue in full, or is the draw.
 
         D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is
@@ -314,7 +353,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                 raise CommandError("already-drawn", f"Seat {g.current} drew already; play that card or pass.")
         return self._run(None, "serve_exact_press", forget="press")
 
-    def draw(self, seat=None) -> list[dict]:
+    def draw(self, seat: object = None) -> list[Event]:
         """`draw [seat=S]`: the current player's 1-card draw by console."""
         g = self._need_exact("pass_turn", "draw")
         if seat is not None and self._seat(seat, "seat") != g.current:
@@ -322,7 +361,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self._nothing_owed_now()
         return self._press_exact()
 
-    def pass_turn(self, seat=None) -> list[dict]:
+    def pass_turn(self, seat: object = None) -> list[Event]:
         """`pass [seat=S]`: after a draw the turn ends."""
         g = self._need_exact("pass_turn", "pass")
         if seat is not None and self._seat(seat, "seat") != g.current:
@@ -332,23 +371,23 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("must-draw", f"Seat {g.current} must draw a card before passing.")
         return self._run("pass", "pass_turn", announce=True)
 
-    def challenge(self, seat, result) -> list[dict]:
+    def challenge(self, seat: object, result: object) -> list[Event]:
         """`challenge seat=S result=upheld|rejected`: the victim challenged a wild draw card."""
         g = self._need_exact("challenge_card", "challenge")
         if g.variant == "all-wild":
             raise CommandError("bad-argument", "All Wild has no challenge.")
-        seat = self._seat(seat, "seat")
-        result = CHALLENGE_RESULT("result", result)
+        who = self._seat(seat, "seat")
+        outcome = CHALLENGE_RESULT("result", result)
         if g.challenge is None:
             raise CommandError("too-late", "No wild draw card can be challenged now.")
-        if seat != g.challenge["seat"]:
+        if who != g.challenge["seat"]:
             raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
-        if result == "upheld" and g.going_out == g.challenge["by"]:
+        if outcome == "upheld" and g.going_out == g.challenge["by"]:
             # a last wild draw card held no other card: it cannot have been illegal
             raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
-        return self._run("challenge", "challenge_card", seat=seat, result=result, announce=True)
+        return self._run("challenge", "challenge_card", seat=who, result=outcome, announce=True)
 
-    def colour_found(self, seat=None) -> list[dict]:
+    def colour_found(self, seat: object = None) -> list[Event]:
         """`colour-found [seat=S]`: ends the open-ended Draw Colour entry at the head."""
         g = self._need_exact("find_colour", "end a draw")
         head = g.head
@@ -360,30 +399,31 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("bad-argument", "No card has been shot for this draw yet.")
         return self._run("colour-found", "find_colour", finish=self.end_round)
 
-    def give(self, seat, cards) -> list[dict]:
+    def give(self, seat: object, cards: object) -> list[Event]:
         """`give seat=S cards=N`: N cards owed to S, like a penalty."""
         self._need_exact("give_cards", "give cards")
-        seat = self._seat(seat, "seat")
-        cards = GIVE_CARDS("cards", cards)
-        return self._run("give", "give_cards", seat=seat, cards=cards, announce=True)
+        who = self._seat(seat, "seat")
+        return self._run("give", "give_cards", seat=who, cards=GIVE_CARDS("cards", cards), announce=True)
 
-    def _set_exact(self, current, direction, side, seat, hand) -> list[dict]:
+    def _set_exact(self, current: object, direction: object, side: object, seat: object,
+                   hand: object) -> list[Event]:
         g = self._need_exact("correct_hand", "correct the table")
         if side is not None and g.variant != "flip":
             raise CommandError("bad-argument", "side= goes only with variant=flip.")
         if (seat is None) != (hand is None):
             raise CommandError("bad-argument", "seat= and hand= go together.")
-        current = None if current is None else self._seat(current, "current")
-        direction = None if direction is None else DIRECTION("direction", direction)
-        side = None if side is None else SIDE("side", side)
-        seat = None if seat is None else self._seat(seat, "seat")
-        hand = None if hand is None else whole(0, MAX_CARDS)("hand", hand)
-        return self._run("set", "correct_hand", current=current, direction=direction, side=side, seat=seat,
-                         hand=hand, announce=self.phase == "play")
+        now = None if current is None else self._seat(current, "current")
+        way = None if direction is None else DIRECTION("direction", direction)
+        up = None if side is None else SIDE("side", side)
+        who = None if seat is None else self._seat(seat, "seat")
+        held = None if hand is None else whole(0, MAX_CARDS)("hand", hand)
+        return self._run("set", "correct_hand", current=now, direction=way, side=up, seat=who,
+                         hand=held, announce=self.phase == "play")
 
-    def _apply_hand_count(self, current, direction, side, seat, hand):
+    def _apply_hand_count(self, current: int | None, direction: str | None, side: str | None, seat: int | None,
+                          hand: int | None) -> None:
         # `set seat=S hand=N` corrects one count (and opens no Uno window)
-        g = self.game
+        g = self._game
         if current is not None:
             g.current = current
         if direction is not None:
@@ -391,9 +431,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if side is not None:
             g.side = side
         if seat is not None:
-            g.hands[seat] = hand
+            assert hand is not None, "set seat= is validated with its hand="
+            g.counted[seat] = hand
 
-    def count_shot(self, planned: int, ejected: int | None) -> list[dict]:
+    def count_shot(self, planned: int, ejected: int | None) -> list[Event]:
         """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants)."""
         if self.game is None or not self.game.exact or not self.machine.may("count_shot", self.phase):
             return []
@@ -411,14 +452,15 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         head = self.game.head if self.game is not None and self.game.exact else None
         return head is not None and head.reason in ("deal", "first") and self.phase in ("first", "play")
 
-    def _exact_call(self, command: str, trigger: str, problem_of, seat) -> list[dict]:
+    def _exact_call(self, command: str, trigger: str, problem_of: Callable[[int], tuple[str, str] | None],
+                    seat: object) -> list[Event]:
         """`uno` / `catch` in an exact variant: refused with the code the problem names."""
         self._need(trigger, f"{command} a seat")
-        seat = self._seat(seat, "seat")
-        problem = problem_of(seat)
+        who = self._seat(seat, "seat")
+        problem = problem_of(who)
         if problem:
             raise CommandError(*problem)
-        return self._run(command, trigger, seat=seat, announce=True)
+        return self._run(command, trigger, seat=who, announce=True)
 
     def _need_exact(self, trigger: str, doing: str) -> GameState:
         g = self._need(trigger, doing)
@@ -426,8 +468,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("bad-argument", f"variant extreme cannot {doing} this way.")
         return g
 
-    def _nothing_owed_now(self):
-        head = self.game.head
+    def _nothing_owed_now(self) -> None:
+        head = self._game.head
         if head is not None:
             raise CommandError("presses-owed", f"Seat {head.seat} is still owed cards ({head.reason}).")
 
@@ -448,7 +490,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         head = self.game.head
         return head.seat if head else self.game.current
 
-    def status(self) -> dict | None:
+    def status(self) -> dict[str, Any] | None:
         """The protocol's status "game" object (plus a few fields), or None without a game."""
         g = self.game
         if g is None:
@@ -470,20 +512,20 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             "challenge": dict(g.challenge) if g.challenge else None,
         }
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole table as JSON data: options, game, undo history."""
         return table_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data, rng: random.Random | None = None) -> "Table":
+    def from_dict(cls, data: object, rng: random.Random | None = None) -> Table:
         """Rebuild a table from `to_dict` data; raises StateFileError for foreign or corrupt data."""
         return table_from_dict(cls, data, rng)
 
     # --- plumbing -------------------------------------------------------------
-    def _snapshot(self) -> dict | None:
+    def _snapshot(self) -> Snapshot | None:
         return None if self.game is None else snapshot(self.game, self.phase)
 
-    def _restore(self, data: dict | None):
+    def _restore(self, data: Snapshot | None) -> None:
         if data is None:
             self.game = None
             self.machine.set_state("none")
@@ -491,7 +533,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.game, phase = load_snapshot(data)
         self.machine.set_state(phase)
 
-    def _run(self, command, trigger: str, announce=False, finish=None, forget=None, **kwargs) -> list[dict]:
+    def _run(self, command: str | None, trigger: str, announce: bool = False,
+             finish: Callable[[], object] | None = None, forget: str | None = None, **kwargs: Any) -> list[Event]:
         """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
@@ -518,7 +561,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.history = (self.history + [{"command": command, "game": before}])[-UNDO_LEVELS:]
         return self._events
 
-    def _set_up_game(self, game: GameState):
+    def _set_up_game(self, game: GameState) -> None:
         self.game = game
 
     def _need(self, trigger: str, doing: str) -> GameState:
@@ -529,15 +572,16 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("wrong-phase", f"Cannot {doing} in phase {self.phase}.")
         return self.game
 
-    def _seat(self, value, name: str, in_game: bool = True) -> int:
-        seat = whole(1, self.game.players)(name, value)
-        if in_game and seat in self.game.out:
+    def _seat(self, value: object, name: str, in_game: bool = True) -> int:
+        g = self._game
+        seat = whole(1, g.players)(name, value)
+        if in_game and seat in g.out:
             raise CommandError("bad-argument", f"Seat {seat} is out of the game.")
         return seat
 
-    def _check_target(self, card: str, target: int | None):
+    def _check_target(self, card: str, target: int | None) -> None:
         """An Extreme Hit needs a target, any other seat still in the game."""
-        g = self.game
+        g = self._game
         aims = self._effect(card) == "extreme-hit"
         if not aims and target is not None:
             raise CommandError("bad-argument", f"target= goes only with an extreme-hit, not with {card}.")
@@ -547,12 +591,12 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("bad-argument",
                                f"Seat {target} cannot be the target: pick another seat still in the game.")
 
-    def _reporter(self, value) -> int:
+    def _reporter(self, value: object) -> int:
         seat = self._seat(value, "seat")
-        if seat == self.game.round_winner:
+        if seat == self._game.round_winner:
             raise CommandError("bad-argument", f"Seat {seat} won the round; their hand counts 0.")
         return seat
 
-    def _report(self, seat: int, points: int, command: str = "hand", count: int | None = None) -> list[dict]:
+    def _report(self, seat: int, points: int, command: str = "hand", count: int | None = None) -> list[Event]:
         return self._run(command, "report_hand", seat=seat, points=points, count=count, finish=self.settle)
 

@@ -23,8 +23,9 @@ Events (docs/protocol.md) and when they are emitted:
 
 from __future__ import annotations
 
+from .base import Event, TableBase
 from .cards import CARDS, EXTREME_HIT, HIT, PLAIN, REVERSE, SKIP
-from .state import GameState, Owed
+from .state import Owed
 
 # F-*: what the card turned up at round start does (method per card name).
 FIRST_CARD = {
@@ -49,24 +50,19 @@ PLAY_EFFECT = {
 }
 
 
-class TurnRules:
+class TurnRules(TableBase):
     """Turn order, owed presses and the end of a round (mixin of Table)."""
 
-    game: GameState | None
-
     # --- events ---------------------------------------------------------------
-    def _emit(self, event: str, **fields):
-        self._events.append({"event": event, **fields})
-
-    def _announce_turn(self):
+    def _announce_turn(self) -> None:
         """`turn` for the current seat, if it may act now (nothing owed, round on)."""
-        g = self.game
+        g = self._game
         if self.phase == "play" and not g.queue and g.going_out is None:
             self._emit("turn", seat=g.current, direction=g.direction)
 
-    def _announce(self, old_head: dict | None):
+    def _announce(self, old_head: Event | None) -> None:
         """After a command: `owed` if the head of the queue changed, else `turn` when nothing is owed."""
-        head = self.game.head
+        head = self._game.head
         if head is None:
             self._announce_turn()
         elif head.public() != old_head and head.exact:
@@ -75,17 +71,17 @@ class TurnRules:
         elif head.public() != old_head:
             self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
 
-    def _owe(self, seat: int, presses: int, reason: str, by: int | None = None):
+    def _owe(self, seat: int, presses: int, reason: str, by: int | None = None) -> None:
         """Queue presses the rules owe (behind whatever is owed already)."""
-        self.game.queue.append(Owed(seat, presses, reason, seat if by is None else by))
+        self._game.queue.append(Owed(seat, presses, reason, seat if by is None else by))
 
     # --- round start and the dealer -------------------------------------------
     # S-DEALER: the player left of (clockwise from) the dealer starts and play
     # starts clockwise (_turn_up_first_card); the dealer moves one seat
     # clockwise each new round, skipping eliminated seats, or the round's
     # winner deals next (_next_dealer, RuleOptions.dealer_rotation).
-    def _turn_up_first_card(self, first: str, dealer: int):
-        g = self.game
+    def _turn_up_first_card(self, first: str, dealer: int) -> None:
+        g = self._game
         g.dealer, g.first, g.direction = dealer, first, "cw"
         g.queue, g.reports = [], {}
         g.going_out = g.round_winner = None
@@ -94,47 +90,49 @@ class TurnRules:
 
     def _next_dealer(self) -> int:
         """The dealer of the next round."""
-        g = self.game
+        g = self._game
         if self.options.dealer_rotation == "winner":
-            return g.round_winner
+            winner = g.round_winner
+            assert winner is not None, "settled a round without its winner"
+            return winner
         return g.next_seat(g.dealer, "cw")
 
-    def _first_ordinary(self, first: str):
+    def _first_ordinary(self, first: str) -> None:
         """An ordinary first turn for the player left of the dealer (see FIRST_CARD)."""
 
-    def _first_reverse(self, first: str):
+    def _first_reverse(self, first: str) -> None:
         # F-REV: the dealer starts and play goes counter-clockwise. With two
         # seats this is also what the two-player rule gives (reverse = skip, so the seat
         # left of the dealer is skipped and the dealer, as the card's "player",
         # goes again): both readings agree that the dealer starts.
-        g = self.game
+        g = self._game
         g.direction, g.current = "ccw", g.dealer
 
-    def _first_skip(self, first: str):
+    def _first_skip(self, first: str) -> None:
         # F-SKIP: the player left of the dealer is skipped; the next one starts
         # (with two seats: the dealer, as the two-player skip rule gives too).
-        g = self.game
-        g.current = g.next_seat(g.current)
+        g = self._game
+        g.current = g.next_seat(g.current_seat)
 
-    def _first_hit(self, first: str, presses: int | None = None):
+    def _first_hit(self, first: str, presses: int | None = None) -> None:
         # F-HIT: the player left of the dealer presses 2 / 4 times and is
         # skipped; the next one starts (with two seats: the dealer).
-        g = self.game
-        victim = g.current
+        g = self._game
+        victim = g.current_seat
         self._owe(victim, presses or CARDS[first].presses, "start")
         g.current = g.next_seat(victim)
 
-    def _first_extreme_hit(self, first: str):
+    def _first_extreme_hit(self, first: str) -> None:
         # F-XHIT: the seed is silent; by default an ordinary first turn (like a
         # wild), or like a first Hit 2 (RuleOptions.first_extreme_hit).
         if self.options.first_extreme_hit == "hit2":
             self._first_hit(first, presses=2)
 
     # --- a play and the cards' effects ------------------------------------------
-    def _apply_play(self, card: str, target: int | None, last: bool):
+    def _apply_play(self, card: str, target: int | None, last: bool) -> None:
         # T-PLAY: the current player played one card (validated: nothing owed).
-        g = self.game
-        player = g.current
+        g = self._game
+        player = g.current_seat
         # the Uno and wrong-card windows open in PenaltyRules._move_windows
         if last:
             g.going_out = player  # the round ends once its presses are done (_close_round)
@@ -149,20 +147,20 @@ class TurnRules:
         """The effect of a played card (see CARDS)."""
         return CARDS[self._acting_as(card)].effect
 
-    def _play_plain(self, player: int, card: str, target, last: bool):
+    def _play_plain(self, player: int, card: str, target: int | None, last: bool) -> None:
         # C-NUM, C-DALL, C-WILD: for the controller a normal play; the turn passes on.
-        g = self.game
+        g = self._game
         g.current = g.next_seat(player)
 
-    def _play_skip(self, player: int, card: str, target, last: bool):
+    def _play_skip(self, player: int, card: str, target: int | None, last: bool) -> None:
         # C-SKIP: the next player loses the turn.
         # C-2P-SKIP: with two seats, two steps lead back to the player: they play again.
-        g = self.game
+        g = self._game
         g.current = g.next_seat(g.next_seat(player))
 
-    def _play_reverse(self, player: int, card: str, target, last: bool):
+    def _play_reverse(self, player: int, card: str, target: int | None, last: bool) -> None:
         # C-REV: the direction flips; the next seat in the new direction plays.
-        g = self.game
+        g = self._game
         g.direction = "ccw" if g.direction == "cw" else "cw"
         if g.two_left:
             # C-2P-REV: with two seats a Reverse acts as a Skip: the same player
@@ -171,41 +169,43 @@ class TurnRules:
         else:
             g.current = g.next_seat(player)
 
-    def _play_hit(self, player: int, card: str, target, last: bool):
+    def _play_hit(self, player: int, card: str, target: int | None, last: bool) -> None:
         # C-HIT2 / C-HIT4: the next player presses 2 / 4 times, takes what comes
         # out and loses the turn; no passing on (they cannot play while owing).
         # C-2P-HIT: with two seats the seat after the victim is the card's player: they are up again.
-        g = self.game
+        g = self._game
         victim = g.next_seat(player)
         hit = self._acting_as(card)
         if not last or self.options.last_hit_counts:  # E-HIT: a last Hit 2/4 is still carried out
             self._owe(victim, CARDS[hit].presses, hit)
         g.current = g.next_seat(victim)
 
-    def _play_extreme_hit(self, player: int, card: str, target: int, last: bool):
+    def _play_extreme_hit(self, player: int, card: str, target: int | None, last: bool) -> None:
         # C-XHIT: the shooter turns to the target and the card's player presses
         # 2 times (the cards go to the target, so the queue entry's seat is the
         # target and `by` the player); then the player after the card's player
         # plays: the target does not lose a turn.
         # E-XHIT: a last Extreme Hit is still carried out before the round ends.
-        g = self.game
+        g = self._game
+        assert target is not None, "an extreme-hit is validated with its target"
         self._owe(target, CARDS["extreme-hit"].presses, "extreme-hit", by=player)
         g.current = g.next_seat(player)
 
     # --- a press ---------------------------------------------------------------
-    def _apply_press(self):
+    def _apply_press(self) -> None:
         """One served press: pays the head of the owed queue, or is the current player's draw."""
-        g = self.game
+        g = self._game
         if g.queue:
             self._pay_owed_press()
         else:
             self._draw()
 
-    def _pay_owed_press(self):
+    def _pay_owed_press(self) -> None:
         # T-EXACT: presses are counted exactly; the queue never owes more than the rules do.
         # T-STUCK: whatever comes out, stuck cards included, is this press's; it owes nothing more.
-        g = self.game
+        g = self._game
         head = g.head
+        assert head is not None, "a press paid an owed press with nothing owed"
         head.presses -= 1
         self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
         if head.presses:
@@ -213,16 +213,16 @@ class TurnRules:
         g.queue.pop(0)
         self._announce(None)  # the new head, or the turn once nothing is owed
 
-    def _draw(self):
+    def _draw(self) -> None:
         # T-PRESS: nothing owed: the current player presses once, whatever comes
         # out (nothing or a burst) is theirs, and the turn is over either way.
-        g = self.game
-        g.current = g.next_seat(g.current)
+        g = self._game
+        g.current = g.next_seat(g.current_seat)
         self._announce_turn()
 
     # --- set: corrections ---------------------------------------------------------
-    def _apply_set(self, current: int | None, direction: str | None):
-        g = self.game
+    def _apply_set(self, current: int | None, direction: str | None) -> None:
+        g = self._game
         if current is not None:
             g.current = current
         if direction is not None:
@@ -230,14 +230,14 @@ class TurnRules:
 
     # --- end of a round ----------------------------------------------------------
     def _someone_went_out(self) -> bool:
-        return self.game.going_out is not None
+        return self._game.going_out is not None
 
     def _nothing_owed(self) -> bool:
-        return not self.game.queue
+        return not self._game.queue
 
-    def _close_round(self):
+    def _close_round(self) -> None:
         # E-OUT: the round ends when someone played their last card (any card,
         # action cards included) and the presses it caused are done.
-        g = self.game
+        g = self._game
         g.round_winner, g.going_out, g.current = g.going_out, None, None
         self._emit("round-over", winner=g.round_winner)
