@@ -194,6 +194,8 @@ class WebConsole:
         try:
             if line.words == ["pair"] and not line.options:
                 sock(reply("pair", **self._pairing.request(sock, sock.label)))
+                # the people at the table see that someone asked (and who) before anyone presses
+                self._controller.emit("pair-waiting", label=sock.label[:40], waiting=self._pairing.waiting_count)
             elif line.words == ["auth"] and set(line.options) == {"token"}:
                 token_id = self._pairing.check(line.options["token"])
                 if token_id is None:

@@ -130,6 +130,11 @@ function onEvent(ev) {
       renderPairing();
       toast(t("pair.expired"));
       return;
+    case "pair-refused":
+      S.pairUntil = 0;
+      renderPairing();
+      toast(t("pair.refused"));
+      return;
     case "unpaired":
       if (ev.id === S.pairedId) { S.pairedId = null; S.token = null; localStorage.removeItem("token"); }
       break;
