@@ -5,12 +5,56 @@ Same rig as tests/test_web_api.py (the control loop pumped on the test's thread,
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 pytest.importorskip("aiohttp")
+from aiohttp import WSMsgType
+from aiohttp.test_utils import TestClient, TestServer
+
 from shooter import beeps
-from shooter.web import pairing
-from tests.test_web_api import run_web
+from shooter.app import App
+from shooter.config import parse_config
+from shooter.web import pairing, server
+from tests.test_web_api import Web, run_web
+
+
+class Rig(Web):
+    """The Web rig whose control loop can be held still (the queue of posts is then what a flood left)."""
+
+    paused = False
+    logged: list[str]
+
+    async def pump(self):
+        while True:
+            if not self.paused:
+                self.app.loop.run_until_quiet()
+            await asyncio.sleep(0.001)
+
+    @property
+    def queued(self) -> int:
+        return len(self.app.loop._queue)
+
+
+def run_rig(body):
+    async def main():
+        app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
+        app.controller.pairing = pairing.Pairing(app.clock)
+        logged: list[str] = []
+        console = server.WebConsole(app.controller, post=app.loop.post, log=logged.append)
+        client = TestClient(TestServer(console.make_app()))
+        await client.start_server()
+        rig = Rig(app, client)
+        rig.logged = logged
+        pump = asyncio.ensure_future(rig.pump())
+        try:
+            await body(rig)
+        finally:
+            pump.cancel()
+            await client.close()
+            app.close()
+    asyncio.run(main())
 
 
 def _local(web, line: str) -> dict:
@@ -76,3 +120,49 @@ def test_a_draw_press_still_pairs_the_one_browser_waiting():
         assert web.controller.table.press_owner()[1] == "draw"
         assert (await web.pair(asker))["event"] == "pair-granted"
     run_web(body)
+
+
+def test_a_frame_is_one_command_line_and_a_line_break_inside_refuses_it_with_one_reply():
+    async def body(web):
+        ws = await web.connect()
+        refused = await web.send(ws, "status\nstatus\nstatus")
+        assert refused["ok"] is False and refused["error"] == "bad-argument" and "U+000A" in refused["message"]
+        assert (await web.send(ws, "version"))["reply"] == "version"  # no status replies came in between
+    run_web(body)
+
+
+def test_a_flooding_socket_is_closed_and_cannot_queue_more_than_its_lines_in_flight():
+    async def body(web):
+        flooder, other = await web.connect(), await web.connect()
+        web.paused = True  # the loop busy elsewhere: nothing the flooder sends gets answered
+        before = web.queued
+        for _ in range(200):
+            await flooder.send_str("status")
+        closed = await flooder.receive(timeout=5.0)
+        assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+        flood = web.queued - before
+        assert flood <= server.IN_FLIGHT + 1  # its lines in flight (+ its own close), not 200
+        assert any("without waiting for their replies" in m for m in web.logged)
+        await other.send_str("version")
+        while web.queued == before + flood:  # the other console's line reaches the loop's queue
+            await asyncio.sleep(0)
+        ahead = web.queued - 1 - before
+        assert ahead <= server.IN_FLIGHT + 1  # so at most that many posts go before its reply
+        web.paused = False
+        assert (await web.recv(other, lambda o: "reply" in o))["reply"] == "version"
+    run_rig(body)
+
+
+def test_a_console_that_waits_for_its_replies_is_never_cut_off():
+    async def body(web):
+        ws = await web.connect()
+        for _ in range(3 * server.IN_FLIGHT):
+            assert (await web.send(ws, "version"))["ok"]
+        web.paused = True
+        for _ in range(server.IN_FLIGHT):  # as many at once as allowed
+            await ws.send_str("version")
+        web.paused = False
+        for _ in range(server.IN_FLIGHT):
+            assert (await web.recv(ws, lambda o: "reply" in o))["ok"]
+        assert not web.logged
+    run_rig(body)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import CommandError
 from ..i18n import CATALOGUE_DIR, LANGUAGES
@@ -34,6 +34,7 @@ STATIC = Path(__file__).parent / "static"
 READ_ONLY = ("status", "help", "version")
 MAX_CONNECTIONS = 16
 SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
+IN_FLIGHT = 8             # lines a socket may have posted but not yet answered; one more closes it
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:",
     "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -59,6 +60,8 @@ class Socket:
         self._aio = aio
         self.queue: asyncio.Queue = asyncio.Queue()
         self.alive = True
+        self.posted = 0      # lines handed to the control loop (written on aiohttp's thread only)
+        self.answered = 0    # lines the control loop has done (written on the loop's thread only)
         self._closing: asyncio.Future | None = None  # held: the event loop keeps only a weak reference to a task
 
     def __call__(self, obj: dict) -> None:
@@ -152,8 +155,15 @@ class WebConsole:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
-                for line in msg.data.split("\n"):
-                    self._post(lambda line=line: self._line(sock, line))
+                if sock.posted - sock.answered >= IN_FLIGHT:  # a flood: it may not starve the loop
+                    self._log(f"uno-shooter: web console: a socket ({sock.label or 'no name'}) sent more than "
+                              f"{IN_FLIGHT} lines without waiting for their replies; closed")
+                    await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many lines in flight")
+                    break
+                sock.posted += 1
+                # one command line per text frame, under the line rules of every console: a line
+                # break inside the frame is a control character, refused with one error reply
+                self._post(lambda text=msg.data: self._line(sock, text))
         finally:
             self._sockets.discard(sock)
             sock.alive = False
@@ -179,15 +189,21 @@ class WebConsole:
                 sock.token_id = None
 
     def _line(self, sock: Socket, raw: str) -> None:
-        """One command line from a socket: pairing lines here, the rest to the controller if allowed."""
+        """One command line from a socket (counted as answered once done)."""
+        try:
+            self._serve_line(sock, raw)
+        finally:
+            sock.answered += 1
+
+    def _serve_line(self, sock: Socket, raw: str) -> None:
+        """Pairing lines here, the rest to the controller if allowed."""
         try:
             line = parse(raw)
-        except CommandError:
-            line = None
+        except CommandError as error:
             if self._pairing.valid(sock.token_id):
                 self._controller.handle_line(raw, sock)  # it answers the parse error
-                return
-            sock(error_reply(reply_name(raw), CommandError("not-paired", NOT_PAIRED)))
+            else:  # the line rules' own answer: it says nothing of the shooter
+                sock(error_reply(reply_name(raw), error))
             return
         if line is None:
             return
