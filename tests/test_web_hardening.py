@@ -11,50 +11,31 @@ import pytest
 
 pytest.importorskip("aiohttp")
 from aiohttp import WSMsgType
-from aiohttp.test_utils import TestClient, TestServer
 
 from shooter import beeps
-from shooter.app import App
-from shooter.config import parse_config
 from shooter.web import pairing, server
 from tests.test_web_api import Web, run_web
 
 
-class Rig(Web):
-    """The Web rig whose control loop can be held still (the queue of posts is then what a flood left)."""
+class Held:
+    """The control loop of a Web rig held still (the loop busy elsewhere): the posts a socket makes stay
+    queued, so their count is what it left for the loop; and the console's log."""
 
-    paused = False
-    logged: list[str]
+    def __init__(self, web: Web):
+        self.loop = web.app.loop
+        self.console = web.controller.pairing.on_revoke.__self__  # the WebConsole serving this rig
+        self.logged: list[str] = []
+        self.console._log = self.logged.append
 
-    async def pump(self):
-        while True:
-            if not self.paused:
-                self.app.loop.run_until_quiet()
-            await asyncio.sleep(0.001)
+    def hold(self) -> None:
+        self.loop.run_until_quiet = lambda: 0  # the rig's pump runs nothing
+
+    def release(self) -> None:
+        del self.loop.run_until_quiet
 
     @property
     def queued(self) -> int:
-        return len(self.app.loop._queue)
-
-
-def run_rig(body):
-    async def main():
-        app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
-        app.controller.pairing = pairing.Pairing(app.clock)
-        logged: list[str] = []
-        console = server.WebConsole(app.controller, post=app.loop.post, log=logged.append)
-        client = TestClient(TestServer(console.make_app()))
-        await client.start_server()
-        rig = Rig(app, client)
-        rig.logged = logged
-        pump = asyncio.ensure_future(rig.pump())
-        try:
-            await body(rig)
-        finally:
-            pump.cancel()
-            await client.close()
-            app.close()
-    asyncio.run(main())
+        return len(self.loop._queue)
 
 
 def _local(web, line: str) -> dict:
@@ -134,35 +115,36 @@ def test_a_frame_is_one_command_line_and_a_line_break_inside_refuses_it_with_one
 def test_a_flooding_socket_is_closed_and_cannot_queue_more_than_its_lines_in_flight():
     async def body(web):
         flooder, other = await web.connect(), await web.connect()
-        web.paused = True  # the loop busy elsewhere: nothing the flooder sends gets answered
-        before = web.queued
+        held = Held(web)
+        held.hold()  # nothing the flooder sends gets answered
+        before = held.queued
         for _ in range(200):
             await flooder.send_str("status")
         closed = await flooder.receive(timeout=5.0)
         assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
-        flood = web.queued - before
+        flood = held.queued - before
         assert flood <= server.IN_FLIGHT + 1  # its lines in flight (+ its own close), not 200
-        assert any("without waiting for their replies" in m for m in web.logged)
+        assert any("without waiting for their replies" in m for m in held.logged)
         await other.send_str("version")
-        while web.queued == before + flood:  # the other console's line reaches the loop's queue
+        while held.queued == before + flood:  # the other console's line reaches the loop's queue
             await asyncio.sleep(0)
-        ahead = web.queued - 1 - before
+        ahead = held.queued - 1 - before
         assert ahead <= server.IN_FLIGHT + 1  # so at most that many posts go before its reply
-        web.paused = False
+        held.release()
         assert (await web.recv(other, lambda o: "reply" in o))["reply"] == "version"
-    run_rig(body)
+    run_web(body)
 
 
 def test_a_console_that_waits_for_its_replies_is_never_cut_off():
     async def body(web):
-        ws = await web.connect()
+        ws, held = await web.connect(), Held(web)
         for _ in range(3 * server.IN_FLIGHT):
             assert (await web.send(ws, "version"))["ok"]
-        web.paused = True
+        held.hold()
         for _ in range(server.IN_FLIGHT):  # as many at once as allowed
             await ws.send_str("version")
-        web.paused = False
+        held.release()
         for _ in range(server.IN_FLIGHT):
             assert (await web.recv(ws, lambda o: "reply" in o))["ok"]
-        assert not web.logged
-    run_rig(body)
+        assert not held.logged
+    run_web(body)
