@@ -148,3 +148,29 @@ def test_a_console_that_waits_for_its_replies_is_never_cut_off():
             assert (await web.recv(ws, lambda o: "reply" in o))["ok"]
         assert not held.logged
     run_web(body)
+
+
+def test_a_socket_that_stops_reading_is_closed_and_the_others_carry_on():
+    async def body(web):
+        slow, held = await web.connect(), Held(web)
+        assert (await web.send(slow, "version"))["ok"]
+        (slow_sock,) = held.console._sockets
+        other = await web.connect()
+        assert (await web.send(other, "version"))["ok"]
+        stuck = asyncio.get_running_loop().create_future()  # a phone that stopped reading: sends never finish
+
+        async def never(text):
+            await stuck
+        slow_sock.ws.send_str = never
+        for batch in range(6):  # 600 events, 100 at a time: the other socket reads each batch
+            for i in range(100):
+                web.controller.emit("names", names={"1": f"n{batch * 100 + i}"})
+            got = [await web.recv(other, _is("names")) for _ in range(100)]
+            assert got[-1]["names"] == {"1": f"n{batch * 100 + 99}"}
+        closed = await slow.receive(timeout=5.0)
+        assert closed.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+        assert closed.extra == "too slow"
+        assert not slow_sock.alive
+        assert (await web.send(other, "version"))["ok"]  # the loop and the other socket carry on
+        stuck.cancel()
+    run_web(body)
