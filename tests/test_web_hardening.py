@@ -6,11 +6,12 @@ Same rig as tests/test_web_api.py (the control loop pumped on the test's thread,
 from __future__ import annotations
 
 import asyncio
+import socket
 
 import pytest
 
 pytest.importorskip("aiohttp")
-from aiohttp import WSMsgType
+from aiohttp import WSMsgType, WSServerHandshakeError
 
 from shooter import beeps
 from shooter.web import pairing, server
@@ -173,4 +174,27 @@ def test_a_socket_that_stops_reading_is_closed_and_the_others_carry_on():
         assert not slow_sock.alive
         assert (await web.send(other, "version"))["ok"]  # the loop and the other socket carry on
         stuck.cancel()
+    run_web(body)
+
+
+def test_a_foreign_host_header_is_refused_for_the_page_and_the_socket():
+    async def body(web):
+        port = web.client.port
+        for host in (f"attacker.example:{port}", f"127.0.0.1:{port + 1}", "attacker.example"):
+            page = await web.client.get("/", headers={"Host": host})
+            assert page.status == 403, host
+            with pytest.raises(WSServerHandshakeError) as refused:
+                await web.client.ws_connect("/ws", headers={"Host": host, "Origin": f"http://{host}"})
+            assert refused.value.status == 403
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"{socket.gethostname()}.local:{port}"):
+            assert (await web.client.get("/", headers={"Host": host})).status == 200, host
+        ws = await web.connect(Origin=f"http://localhost:{port}", Host=f"localhost:{port}")
+        assert (await web.send(ws, "version"))["ok"]
+    run_web(body)
+
+
+def test_the_page_may_connect_to_its_own_origin_only():
+    async def body(web):
+        csp = (await web.client.get("/")).headers["Content-Security-Policy"]
+        assert "connect-src 'self';" in csp and "ws:" not in csp and "wss:" not in csp
     run_web(body)

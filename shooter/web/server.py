@@ -19,6 +19,7 @@ Only imported when the web console is enabled.
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +37,7 @@ MAX_CONNECTIONS = 16
 SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
 IN_FLIGHT = 8             # lines a socket may have posted but not yet answered; one more closes it
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:",
     "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
@@ -48,6 +49,34 @@ def same_origin(origin: str, host: str) -> bool:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return False
     return parts.netloc.lower() == host.lower()
+
+
+def host_names(listen: str) -> set[str]:
+    """The names a browser may give as Host for this machine: the listen address, localhost,
+    ``<hostname>`` and ``<hostname>.local`` and the addresses that name resolves to."""
+    name = socket.gethostname().lower()
+    names = {listen.lower(), "localhost", "127.0.0.1", "::1", name, f"{name}.local"}
+    try:
+        names |= {str(info[4][0]).lower() for info in socket.getaddrinfo(name, None)}
+    except OSError:
+        pass
+    return names
+
+
+def own_host(host: str, names: set[str], local: tuple | None) -> bool:
+    """The Host header names this machine and the port it was reached on (DNS rebinding: a foreign
+    name that resolves here carries its own Host, and its Origin matches that Host).
+
+    ``local`` is the connection's own (address, port): the address a client reached is always ours."""
+    try:
+        parts = urlsplit("//" + host)
+        name, port = (parts.hostname or "").lower(), parts.port or 80
+    except ValueError:
+        return False
+    if local is None:
+        return name in names
+    address = str(local[0]).lower().removeprefix("::ffff:")
+    return (name in names or name == address) and port == local[1]
 
 
 class Socket:
@@ -109,6 +138,7 @@ class WebConsole:
         self._open: list[Socket] = []        # known to the control loop
         self._thread: threading.Thread | None = None
         self._aio: asyncio.AbstractEventLoop | None = None
+        self._names = host_names(host)
 
     # ---- the aiohttp application ----
     def make_app(self) -> web.Application:
@@ -121,6 +151,9 @@ class WebConsole:
 
     @web.middleware
     async def _headers(self, request, handler):
+        local = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        if not own_host(request.host, self._names, local[:2] if local else None):
+            raise web.HTTPForbidden(text=f"host {request.host} is not this shooter", headers=SECURITY_HEADERS)
         response = await handler(request)
         if not isinstance(response, web.WebSocketResponse):
             response.headers.update(SECURITY_HEADERS)
