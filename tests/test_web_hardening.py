@@ -198,3 +198,15 @@ def test_the_page_may_connect_to_its_own_origin_only():
         csp = (await web.client.get("/")).headers["Content-Security-Policy"]
         assert "connect-src 'self';" in csp and "ws:" not in csp and "wss:" not in csp
     run_web(body)
+
+
+def test_a_watcher_sees_the_paired_browsers_by_id_but_not_their_labels():
+    async def body(web):
+        owner = await web.connect(**{"User-Agent": "Ann's phone"})
+        granted = await web.pair(owner)
+        watcher = await web.connect()
+        seen = (await web.send(watcher, "status"))["pairing"]
+        assert seen == {"paired": [{"id": granted["id"]}], "waiting": 0}
+        own = (await web.send(owner, "status"))["pairing"]
+        assert own["paired"] == [{"id": granted["id"], "label": "Ann's phone"}]
+    run_web(body)

@@ -79,6 +79,12 @@ def own_host(host: str, names: set[str], local: tuple | None) -> bool:
     return (name in names or name == address) and port == local[1]
 
 
+def without_labels(status: dict) -> dict:
+    """A status reply for an unpaired socket: the paired browsers by id only."""
+    pairing = dict(status["pairing"], paired=[{"id": p["id"]} for p in status["pairing"]["paired"]])
+    return dict(status, pairing=pairing)
+
+
 class Socket:
     """One WebSocket client: a sink the controller calls on the loop's thread."""
 
@@ -99,6 +105,8 @@ class Socket:
             return
         if obj.get("event") == "pair-granted":  # the button paired this socket
             self.token_id = obj["id"]
+        if self.token_id is None and obj.get("reply") == "status" and "pairing" in obj:
+            obj = without_labels(obj)  # a watcher learns how many are paired, not whose phones
         try:
             self._aio.call_soon_threadsafe(self._put, dumps(obj))
         except RuntimeError:  # aiohttp's loop is gone
