@@ -13,13 +13,31 @@ if TYPE_CHECKING:
 
 
 def pair_press(ctl: Controller) -> bool:
-    """The button pairs the browsers waiting for it (not a player's press): beep, announce."""
-    if ctl.pairing is None or not ctl.pairing.waiting:
+    """The button pairs the ONE browser waiting for it (not a player's press): beep, announce.
+
+    Not while the table owes presses (those presses are served; the request keeps waiting); with
+    several browsers waiting the press pairs nobody: a refusal beep, and every console is told.
+    """
+    if ctl.pairing is None or not ctl.pairing.waiting or presses_owed(ctl):
         return False
+    waiting = ctl.pairing.waiting_count
+    granted = ctl.pairing.button_pressed()
+    if not granted:
+        ctl.hw.beeper.play(beeps.PRESS_REFUSED)
+        from .web.pairing import SEVERAL  # only with the web console on (shooter.web stays unimported)
+        ctl.emit("pairing-refused", waiting=waiting, message=SEVERAL)
+        return True
     ctl.hw.beeper.play(beeps.PAIRED)
-    for token_id in ctl.pairing.button_pressed():
+    for token_id in granted:
         ctl.emit("paired", id=token_id)
     return True
+
+
+def presses_owed(ctl: Controller) -> bool:
+    """The table owes presses now (a hit, a penalty, the deal): the button serves them, never pairs."""
+    due = ctl.table.due()
+    reason = due[1] if due is not None else ctl.table.press_owner()[1]
+    return reason != "draw"
 
 
 def web_status(ctl: Controller) -> dict[str, Any]:

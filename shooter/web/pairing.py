@@ -3,7 +3,9 @@
 Anyone on the network may watch; to act, a browser asks to pair and a person
 presses the shooter's physical button within :data:`WINDOW` seconds. That press
 pairs and does nothing else (it is not a player's press): the browser gets a
-token, the shooter beeps. Tokens are kept hashed (SHA-256) in the state
+token, the shooter beeps. The press pairs only when exactly one browser waits
+(several at once: nobody, each must ask again), and never while the table owes
+presses (see :mod:`shooter.pairing_commands`). Tokens are kept hashed (SHA-256) in the state
 directory, listed in ``status`` by id and revoked with ``unpair id=N``.
 
 Everything here runs on the control loop; time comes from the loop's clock.
@@ -30,6 +32,7 @@ RATE_LIMIT = 5         # at most this many requests ...
 RATE_PERIOD = 60.0     # ... in this many seconds (all browsers together)
 MAX_TOKENS = 20        # the oldest token goes when one more is granted
 TOKENS_FILE = "web-tokens.json"
+SEVERAL = "several browsers asked at once: ask again one at a time"
 
 
 def token_hash(token: str) -> str:
@@ -97,26 +100,38 @@ class Pairing:
 
     @property
     def waiting(self) -> bool:
+        return self.waiting_count > 0
+
+    @property
+    def waiting_count(self) -> int:
+        """How many browsers wait for the button now."""
         now = self.clock.now()
-        return any(r.deadline > now for r in self._pending)
+        return sum(1 for r in self._pending if r.deadline > now)
 
     def button_pressed(self) -> list[int]:
-        """The physical button: grants a token to every browser waiting (ids returned); [] if none waits."""
+        """The physical button: pairs the ONE browser waiting (its id returned); [] if none waits.
+
+        With two or more waiting nobody is paired (a watcher that asked at the same moment as the
+        owner would get a token too): every request is refused with ``pair-refused`` and must ask again.
+        """
         now = self.clock.now()
-        granted = []
-        for req in [r for r in self._pending if r.deadline > now]:
-            token = secrets.token_urlsafe(24)
-            token_id = max((t["id"] for t in self._tokens), default=0) + 1
-            self._tokens = (self._tokens + [{"id": token_id, "hash": token_hash(token), "label": req.label}])
-            self._tokens = self._tokens[-MAX_TOKENS:]
+        live = [r for r in self._pending if r.deadline > now]
+        for req in self._pending:
             if req.timer is not None:
                 req.timer.cancel()
-            req.deliver({"event": "pair-granted", "t": round(now, 6), "id": token_id, "token": token})
-            granted.append(token_id)
         self._pending = []
-        if granted:
-            self._save()
-        return granted
+        if len(live) != 1:
+            for req in live:
+                req.deliver({"event": "pair-refused", "t": round(now, 6), "message": SEVERAL})
+            return []
+        req = live[0]
+        token = secrets.token_urlsafe(24)
+        token_id = max((t["id"] for t in self._tokens), default=0) + 1
+        self._tokens = (self._tokens + [{"id": token_id, "hash": token_hash(token), "label": req.label}])
+        self._tokens = self._tokens[-MAX_TOKENS:]
+        req.deliver({"event": "pair-granted", "t": round(now, 6), "id": token_id, "token": token})
+        self._save()
+        return [token_id]
 
     # ---- tokens ----
     def check(self, token: str) -> int | None:
@@ -140,7 +155,7 @@ class Pairing:
 
     def status(self) -> dict:
         return {"paired": [{"id": t["id"], "label": t["label"]} for t in self._tokens],
-                "waiting": sum(1 for r in self._pending if r.deadline > self.clock.now())}
+                "waiting": self.waiting_count}
 
     def _save(self) -> None:
         """Keep the tokens; a failure (full disk) is logged: the pairing holds until a restart."""

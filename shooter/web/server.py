@@ -19,12 +19,13 @@ Only imported when the web console is enabled.
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import CommandError
 from ..i18n import CATALOGUE_DIR, LANGUAGES
@@ -34,8 +35,9 @@ STATIC = Path(__file__).parent / "static"
 READ_ONLY = ("status", "help", "version")
 MAX_CONNECTIONS = 16
 SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
+IN_FLIGHT = 8             # lines a socket may have posted but not yet answered; one more closes it
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:",
     "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
@@ -49,6 +51,40 @@ def same_origin(origin: str, host: str) -> bool:
     return parts.netloc.lower() == host.lower()
 
 
+def host_names(listen: str) -> set[str]:
+    """The names a browser may give as Host for this machine: the listen address, localhost,
+    ``<hostname>`` and ``<hostname>.local`` and the addresses that name resolves to."""
+    name = socket.gethostname().lower()
+    names = {listen.lower(), "localhost", "127.0.0.1", "::1", name, f"{name}.local"}
+    try:
+        names |= {str(info[4][0]).lower() for info in socket.getaddrinfo(name, None)}
+    except OSError:
+        pass
+    return names
+
+
+def own_host(host: str, names: set[str], local: tuple | None) -> bool:
+    """The Host header names this machine and the port it was reached on (DNS rebinding: a foreign
+    name that resolves here carries its own Host, and its Origin matches that Host).
+
+    ``local`` is the connection's own (address, port): the address a client reached is always ours."""
+    try:
+        parts = urlsplit("//" + host)
+        name, port = (parts.hostname or "").lower(), parts.port or 80
+    except ValueError:
+        return False
+    if local is None:
+        return name in names
+    address = str(local[0]).lower().removeprefix("::ffff:")
+    return (name in names or name == address) and port == local[1]
+
+
+def without_labels(status: dict) -> dict:
+    """A status reply for an unpaired socket: the paired browsers by id only."""
+    pairing = dict(status["pairing"], paired=[{"id": p["id"]} for p in status["pairing"]["paired"]])
+    return dict(status, pairing=pairing)
+
+
 class Socket:
     """One WebSocket client: a sink the controller calls on the loop's thread."""
 
@@ -59,6 +95,8 @@ class Socket:
         self._aio = aio
         self.queue: asyncio.Queue = asyncio.Queue()
         self.alive = True
+        self.posted = 0      # lines handed to the control loop (written on aiohttp's thread only)
+        self.answered = 0    # lines the control loop has done (written on the loop's thread only)
         self._closing: asyncio.Future | None = None  # held: the event loop keeps only a weak reference to a task
 
     def __call__(self, obj: dict) -> None:
@@ -67,6 +105,8 @@ class Socket:
             return
         if obj.get("event") == "pair-granted":  # the button paired this socket
             self.token_id = obj["id"]
+        if self.token_id is None and obj.get("reply") == "status" and "pairing" in obj:
+            obj = without_labels(obj)  # a watcher learns how many are paired, not whose phones
         try:
             self._aio.call_soon_threadsafe(self._put, dumps(obj))
         except RuntimeError:  # aiohttp's loop is gone
@@ -106,6 +146,7 @@ class WebConsole:
         self._open: list[Socket] = []        # known to the control loop
         self._thread: threading.Thread | None = None
         self._aio: asyncio.AbstractEventLoop | None = None
+        self._names = host_names(host)
 
     # ---- the aiohttp application ----
     def make_app(self) -> web.Application:
@@ -118,6 +159,9 @@ class WebConsole:
 
     @web.middleware
     async def _headers(self, request, handler):
+        local = request.transport.get_extra_info("sockname") if request.transport is not None else None
+        if not own_host(request.host, self._names, local[:2] if local else None):
+            raise web.HTTPForbidden(text=f"host {request.host} is not this shooter", headers=SECURITY_HEADERS)
         response = await handler(request)
         if not isinstance(response, web.WebSocketResponse):
             response.headers.update(SECURITY_HEADERS)
@@ -152,8 +196,15 @@ class WebConsole:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
                     continue
-                for line in msg.data.split("\n"):
-                    self._post(lambda line=line: self._line(sock, line))
+                if sock.posted - sock.answered >= IN_FLIGHT:  # a flood: it may not starve the loop
+                    self._log(f"uno-shooter: web console: a socket ({sock.label or 'no name'}) sent more than "
+                              f"{IN_FLIGHT} lines without waiting for their replies; closed")
+                    await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many lines in flight")
+                    break
+                sock.posted += 1
+                # one command line per text frame, under the line rules of every console: a line
+                # break inside the frame is a control character, refused with one error reply
+                self._post(lambda text=msg.data: self._line(sock, text))
         finally:
             self._sockets.discard(sock)
             sock.alive = False
@@ -179,21 +230,29 @@ class WebConsole:
                 sock.token_id = None
 
     def _line(self, sock: Socket, raw: str) -> None:
-        """One command line from a socket: pairing lines here, the rest to the controller if allowed."""
+        """One command line from a socket (counted as answered once done)."""
+        try:
+            self._serve_line(sock, raw)
+        finally:
+            sock.answered += 1
+
+    def _serve_line(self, sock: Socket, raw: str) -> None:
+        """Pairing lines here, the rest to the controller if allowed."""
         try:
             line = parse(raw)
-        except CommandError:
-            line = None
+        except CommandError as error:
             if self._pairing.valid(sock.token_id):
                 self._controller.handle_line(raw, sock)  # it answers the parse error
-                return
-            sock(error_reply(reply_name(raw), CommandError("not-paired", NOT_PAIRED)))
+            else:  # the line rules' own answer: it says nothing of the shooter
+                sock(error_reply(reply_name(raw), error))
             return
         if line is None:
             return
         try:
             if line.words == ["pair"] and not line.options:
                 sock(reply("pair", **self._pairing.request(sock, sock.label)))
+                # the people at the table see that someone asked (and who) before anyone presses
+                self._controller.emit("pair-waiting", label=sock.label[:40], waiting=self._pairing.waiting_count)
             elif line.words == ["auth"] and set(line.options) == {"token"}:
                 token_id = self._pairing.check(line.options["token"])
                 if token_id is None:

@@ -130,6 +130,14 @@ function onEvent(ev) {
       renderPairing();
       toast(t("pair.expired"));
       return;
+    case "pair-waiting":  // someone asked to pair: the people at the table see who, before anyone presses
+      if (S.pairedId != null || !(S.pairUntil > Date.now())) toast(t("pair.asked", {label: ev.label || "?"}));
+      break;
+    case "pair-refused":
+      S.pairUntil = 0;
+      renderPairing();
+      toast(t("pair.refused"));
+      return;
     case "unpaired":
       if (ev.id === S.pairedId) { S.pairedId = null; S.token = null; localStorage.removeItem("token"); }
       break;
