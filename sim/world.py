@@ -62,6 +62,7 @@ class ShooterWorld:
         # Inputs at rest: lid shut (switch pulls low), button up (pull-up), beam whole.
         self._pin["lid"].drive(False)
         self._pin["button"].drive(True)
+        self._button_free_at = float("-inf")   # when the finger has let go and the contacts have settled
         if "exit_sensor" in self._pin:
             self._pin["exit_sensor"].drive(exit_active_low)
         for name in ("motor_forward", "motor_backward"):
@@ -73,11 +74,18 @@ class ShooterWorld:
 
     # ---- what a person does ----
     def press_button(self, hold: float | None = None) -> None:
-        """A finger presses and releases the button, with contact bounce both ways."""
-        hold = self.params.press_time if hold is None else hold
+        """A finger presses and releases the button, with contact bounce both ways. A press asked for while
+        the button is still held presses again once it is released (a finger cannot press a pressed button)."""
         now = self.clock.now()
+        if now < self._button_free_at:
+            self.clock.call_at(self._button_free_at, partial(self.press_button, hold), name="button-press-again")
+            return
+        hold = self.params.press_time if hold is None else hold
         t = self._bounce(now, self._pin["button"], final=False)
-        self.clock.call_at(max(t, now + hold), self._release_button, name="button-release")
+        release = max(t, now + hold)
+        self.clock.call_at(release, self._release_button, name="button-release")
+        # the release bounces settle within bounce_max pairs of edges; then a finger's short pause
+        self._button_free_at = release + 2 * self.params.bounce_max * self.params.bounce_gap + 0.05
 
     def _release_button(self) -> None:
         self._bounce(self.clock.now(), self._pin["button"], final=True)

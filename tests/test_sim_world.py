@@ -284,3 +284,14 @@ def test_the_magazine_examples_run():
     import sim.magazine
     result = doctest.testmod(sim.magazine)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_press_while_the_button_is_still_held_comes_once_the_finger_has_let_go(rig):
+    presses = []
+    rig.hw.button.on_press = lambda: presses.append(rig.clock.now())
+    rig.world.press_button()
+    rig.wait(0.05)                 # the first press is still held (press_time 0.12 s)
+    rig.world.press_button()
+    rig.settle()
+    assert len(presses) == 2
+    assert presses[1] - presses[0] > rig.world.params.press_time   # not before the first was released
