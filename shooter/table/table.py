@@ -186,12 +186,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             return self._play_exact(card, seat, target, last)
         g = self._need("play_card", "play a card")
         name, _ = parse_card(card, g.edition)
-        who = None if seat is None else self._seat(seat, "seat", in_game=False)
-        aim = None if target is None else self._seat(target, "target", in_game=False)
-        if not isinstance(last, bool):
-            raise CommandError("bad-argument", "last must be true or false.")
-        if who is not None and who != g.current:
-            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {who}'s.")
+        aim = self._play_target(g, seat, target, last)
         head = g.head
         if head is not None:
             raise CommandError("presses-owed",
@@ -318,15 +313,21 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return self._run("first" if stands else None, "turn_up", card=name, announce=True,
                          forget=None if stands else "press")
 
-    def _play_exact(self, card: object, seat: object, target: object, last: object) -> list[Event]:
-        g = self._need_exact("play_exact", "play a card")
-        name, _ = parse_deck_card(card, g.variant, g.side)
+    def _play_target(self, g: GameState, seat: object, target: object, last: object) -> int | None:
+        """A play's ``target=`` (None without one), once its ``seat=`` (the current player's, if given) and
+        its ``last`` flag are checked."""
         who = None if seat is None else self._seat(seat, "seat", in_game=False)
         aim = None if target is None else self._seat(target, "target", in_game=False)
         if not isinstance(last, bool):
             raise CommandError("bad-argument", "last must be true or false.")
         if who is not None and who != g.current:
             raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {who}'s.")
+        return aim
+
+    def _play_exact(self, card: object, seat: object, target: object, last: object) -> list[Event]:
+        g = self._need_exact("play_exact", "play a card")
+        name, _ = parse_deck_card(card, g.variant, g.side)
+        aim = self._play_target(g, seat, target, last)
         self._nothing_owed_now()
         held = g.counted[g.current_seat]
         if held == 0 or (last and held != 1):
