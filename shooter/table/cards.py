@@ -13,6 +13,7 @@ stand for ``-``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from shooter.errors import CommandError
@@ -90,18 +91,29 @@ def hand_points(cards: list[str], edition: str) -> int:
 
     Refuses a hand the edition's deck could not hold (more copies than exist).
     """
+    return count_hand((parse_card(text, edition) for text in cards), deck=edition,
+                      copies=lambda name, face: COPIES_PER_NUMBER if face is not None else CARDS[name].count(edition),
+                      points=lambda name: CARDS[name].points, numbers="(1..9)")
+
+
+def count_hand(parsed: Iterable[tuple[str, int | None]], *, deck: str,
+               copies: Callable[[str, int | None], int | None], points: Callable[[str], int | None],
+               numbers: str = "") -> int:
+    """The points of a hand of parsed cards (name, face value), refused if it holds more copies of a card than
+    the deck (``copies``: how many exist, None if the count is not known) or a number card without its value.
+    Every edition's hand scoring counts through here; only the deck tables differ."""
     total = 0
     seen: dict[str, int] = {}
-    for text in cards:
-        name, face = parse_card(text, edition)
+    for name, face in parsed:
         if name == "number" and face is None:
-            raise CommandError("bad-argument", "Give number cards by their value (1..9) so they can be counted.")
+            hint = f" {numbers}" if numbers else ""
+            raise CommandError("bad-argument", f"Give number cards by their value{hint} so they can be counted.")
         key = str(face) if face is not None else name
         seen[key] = seen.get(key, 0) + 1
-        limit = COPIES_PER_NUMBER if face is not None else CARDS[name].count(edition)
-        if seen[key] > limit:
-            raise CommandError("bad-argument", f"The {edition} deck holds only {limit} of card {key}.")
-        worth = face if face is not None else CARDS[name].points
+        limit = copies(name, face)
+        if limit is not None and seen[key] > limit:
+            raise CommandError("bad-argument", f"The {deck} deck holds only {limit} of card {key}.")
+        worth = face if face is not None else points(name)
         assert worth is not None, "only number cards score their face value"
         total += worth
     return total

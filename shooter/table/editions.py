@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from shooter.errors import CommandError
 
 from .args import SIDES, VARIANTS
+from .cards import count_hand
 
 EXACT_VARIANTS = VARIANTS[1:]
 
@@ -137,23 +138,12 @@ def exact_hand_points(cards: list[str], variant: str, side: str | None) -> int:
     20 per plain wild, 50 per action card, only the total count known; FL-SCORE: the side the
     round ended on, after the last card's effect)."""
     table = deck(variant, side)
-    total = 0
-    seen: dict[str, int] = {}
     if len(cards) > DECK_SIZE:
         raise CommandError("bad-argument", f"A {variant} deck holds only {DECK_SIZE} cards.")
-    for text in cards:
-        name, face = parse_deck_card(text, variant, side)
-        if name == "number" and face is None:
-            raise CommandError("bad-argument", "Give number cards by their value so they can be counted.")
-        key = str(face) if face is not None else name
-        seen[key] = seen.get(key, 0) + 1
-        limit = COPIES_PER_DIGIT[variant][face] if face is not None else table[name].count
-        if limit is not None and seen[key] > limit:
-            raise CommandError("bad-argument", f"The {variant} deck holds only {limit} of card {key}.")
-        worth = face if face is not None else table[name].points
-        assert worth is not None, "only number cards score their face value"
-        total += worth
-    return total
+    return count_hand((parse_deck_card(text, variant, side) for text in cards), deck=variant,
+                      copies=lambda name, face: COPIES_PER_DIGIT[variant][face] if face is not None
+                      else table[name].count,
+                      points=lambda name: table[name].points)
 
 
 def exact_deck_points(variant: str) -> int:
