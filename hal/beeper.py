@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpiozero import DigitalOutputDevice, PWMOutputDevice
 from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
+from .gpio import PinOutput, PwmOutput
 
 Note = tuple[float | None, float]   # (frequency in Hz or None for a rest, seconds)
 Pattern = Sequence[Note]
@@ -43,10 +43,11 @@ class GpioBeeper:
         self._timer: Timer | None = None
         self._closed = False
         self.played: list[list[Note]] = []  # the patterns started, newest last (status, tests)
+        self.device: PinOutput | PwmOutput
         if kind == "active":
-            self.device = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
+            self.device = PinOutput(pin, pin_factory=pin_factory)
         else:
-            self.device = PWMOutputDevice(pin, initial_value=0, frequency=440, pin_factory=pin_factory)
+            self.device = PwmOutput(pin, frequency=440, pin_factory=pin_factory)
 
     def play(self, pattern: Pattern) -> None:
         """Play ``pattern``, cutting off whatever was playing."""
@@ -69,19 +70,16 @@ class GpioBeeper:
         if frequency is None:
             self._off()
         elif self._kind == "active":
-            self.device.on()
+            self.device.write(1)
         else:
             self.device.frequency = frequency
-            self.device.value = 0.5
+            self.device.write(0.5)
         self._timer = self._clock.call_later(seconds, lambda: self._step(notes, index + 1), name="beep")
 
     def _off(self) -> None:
         if self._closed:
             return
-        if self._kind == "active":
-            self.device.off()
-        else:
-            self.device.value = 0
+        self.device.write(0)
 
     def stop(self) -> None:
         if self._timer is not None:

@@ -1,20 +1,20 @@
 """The inputs: button, lid and card-exit sensor, debounced on our own clock.
 
-gpiozero reports raw edges on the pin library's thread; each edge is only
-*posted* to the control loop together with the level it saw. Debouncing happens
-on the loop, on the one clock, because gpiozero's ``bounce_time`` is ignored by
-its mock pins and differs between the real backends.
+The pin library reports raw edges on its own thread (:class:`hal.gpio.EdgeInput`); each edge is
+only *posted* to the control loop together with the level it saw. Debouncing happens on the loop,
+on the one clock, because gpiozero's ``bounce_time`` is ignored by its mock pins and differs
+between the real backends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpiozero import DigitalInputDevice
 from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError
+from .gpio import EdgeInput
 
 Post = Callable[[Callable[[], None]], None]
 
@@ -39,16 +39,18 @@ class DebouncedInput:
         # Called on the GPIO library's thread with the raw level, before the edge is posted.
         # Only for hardware safety that cannot wait for the loop (the lid cutting the motor).
         self.on_raw_edge: Callable[[bool], object] | None = None
-        self.device = DigitalInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
+        self.device = EdgeInput(pin, pull_up=pull_up, pin_factory=pin_factory)
         self._raw = self._stable = bool(self.device.is_active)
-        # These run on the GPIO library's thread: post, never touch state.
-        self.device.when_activated = lambda: self._raw_edge(True, post)
-        self.device.when_deactivated = lambda: self._raw_edge(False, post)
+        self._post = post
+        # one callable per level, made once: an edge allocates nothing
+        self._edge_to = {True: lambda: self._edge(True), False: lambda: self._edge(False)}
+        self.device.when_edge = self._raw_edge
 
-    def _raw_edge(self, level: bool, post: Post) -> None:
+    def _raw_edge(self, level: bool) -> None:
+        """On the GPIO library's thread: post, never touch state."""
         if self.on_raw_edge is not None:
             self.on_raw_edge(level)
-        post(lambda: self._edge(level))
+        self._post(self._edge_to[level])
 
     @property
     def active(self) -> bool:

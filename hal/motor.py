@@ -25,11 +25,11 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from gpiozero import Motor as GpioMotorDevice
 from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError, LidOpenError, MotorRestingError
+from .gpio import HBridge
 from .interfaces import Lid
 from .settings import MotorSettings
 
@@ -100,9 +100,7 @@ class GpioMotor:
         self._runs: deque[tuple[float, float]] = deque()  # (start, end) of past runs within the window
         self._runs_total = 0.0                     # the sum of their lengths (O(1) per check)
         self.on_fault: Callable[[str], object] | None = None
-        self.device = GpioMotorDevice(forward_pin, backward_pin, pwm=True, pin_factory=pin_factory)
-        for pin in (self.device.forward_device.pin, self.device.backward_device.pin):
-            pin.frequency = settings.pwm_frequency
+        self.device = HBridge(forward_pin, backward_pin, frequency=settings.pwm_frequency, pin_factory=pin_factory)
         self.stop()
 
     @property

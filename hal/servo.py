@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gpiozero import AngularServo
 from gpiozero.pins import Factory
 
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError
+from .gpio import ServoPulses
 from .settings import ServoSettings
 
 
@@ -53,11 +53,9 @@ class GpioServo:
         # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
         self.device = device
         if device is None:
-            self.device = AngularServo(pin, initial_angle=None, min_angle=settings.min_angle,
-                                       max_angle=settings.max_angle,
-                                       min_pulse_width=settings.min_pulse_width,
-                                       max_pulse_width=settings.max_pulse_width,
-                                       frame_width=settings.frame_width, pin_factory=pin_factory)
+            self.device = ServoPulses(pin, min_angle=settings.min_angle, max_angle=settings.max_angle,
+                                      min_pulse=settings.min_pulse_width, max_pulse=settings.max_pulse_width,
+                                      frame=settings.frame_width, pin_factory=pin_factory)
 
     @property
     def angle(self) -> float | None:
