@@ -10,7 +10,8 @@ thread's CPU time (time.thread_time), so other processes on a shared machine do 
 start-up is wall time (it is a latency). The baselines:
 
 - press path: a bare gpiozero ``Button.when_pressed`` -> ``Motor.forward()`` on the same mock PWM
-  pins (the simulator's, on the same virtual clock). Ours: the same pin edge through the hardware
+  pins (the simulator's, on the same virtual clock, wired to the same simulated shooter, whose
+  roller the motor pins set going on both sides). Ours: the same pin edge through the hardware
   layer, the loop, the controller, the table, the scheduler and the shooter's state machine.
 - start-up and memory: ``python -c "import gpiozero, serial, transitions"``.
 - games: the same lines on the table's rules alone, with the same seeds (the same games).
@@ -90,15 +91,20 @@ def paired_ratio(a: list[float], b: list[float]) -> float:
 
 # ---------------------------------------------------------------- the press path
 class BarePress:
-    """The baseline: gpiozero's Button.when_pressed -> Motor.forward() on the simulator's pins."""
+    """The baseline: gpiozero's Button.when_pressed -> Motor.forward() on the simulator's pins.
+
+    The pins belong to a simulated shooter (``sim.ShooterWorld``), as ours do: the motor pins
+    switching on set the same simulated roller going on both sides, so the physics model's own
+    cost is not counted against our press path alone."""
 
     def __init__(self):
         from gpiozero import Button, Motor
 
         from hal import PinMap, VirtualClock
-        from sim import SimFactory
+        from sim import ShooterWorld, SimFactory
         pins = PinMap()
         self.factory = SimFactory(VirtualClock())
+        self.world = ShooterWorld(self.factory, pins, cards=500)
         self.motor = Motor(pins.motor_forward, pins.motor_backward, pwm=True, pin_factory=self.factory)
         self.button = Button(pins.button, pin_factory=self.factory)
         self.button.when_pressed = lambda: self.motor.forward()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 from gpiozero.pins import Factory
@@ -42,7 +43,9 @@ class GpioBeeper:
         self._kind = kind
         self._timer: Timer | None = None
         self._closed = False
-        self.played: list[list[Note]] = []  # the patterns started, newest last (status, tests)
+        self.played: deque[list[Note]] = deque(maxlen=16)  # the patterns started, newest last (tests)
+        self._notes: list[Note] = []   # the pattern playing and the note it is at
+        self._index = 0
         self.device: PinOutput | PwmOutput
         if kind == "active":
             self.device = PinOutput(pin, pin_factory=pin_factory)
@@ -55,18 +58,20 @@ class GpioBeeper:
             raise DeviceClosedError("the beeper is closed")
         if self._timer is not None:  # between patterns the pin is already off: no write on the press path
             self.stop()
-        notes = list(pattern)
+        self._notes = notes = list(pattern)
         self.played.append(notes)
-        del self.played[:-16]
-        self._step(notes, 0)
+        self._index = 0
+        self._step()
 
-    def _step(self, notes: list[Note], index: int) -> None:
-        """Sound note ``index`` of ``notes`` and time the next (an index, not a copy per note)."""
+    def _step(self) -> None:
+        """Sound the pattern's next note and time the one after (one bound method, no closure per note)."""
         self._timer = None
-        if index >= len(notes):
+        index = self._index
+        if index >= len(self._notes):
             self._off()
             return
-        frequency, seconds = notes[index]
+        self._index = index + 1
+        frequency, seconds = self._notes[index]
         if frequency is None:
             self._off()
         elif self._kind == "active":
@@ -74,7 +79,7 @@ class GpioBeeper:
         else:
             self.device.frequency = frequency
             self.device.write(0.5)
-        self._timer = self._clock.call_later(seconds, lambda: self._step(notes, index + 1), name="beep")
+        self._timer = self._clock.call_later(seconds, self._step, name="beep")
 
     def _off(self) -> None:
         if self._closed:

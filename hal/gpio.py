@@ -25,6 +25,8 @@ from collections.abc import Callable
 from gpiozero import InputDevice, OutputDevice, PWMOutputDevice
 from gpiozero.pins import Factory
 
+from .settings import ServoSettings
+
 
 class EdgeInput(InputDevice):  # type: ignore[misc]  # gpiozero is untyped
     """An input pin that calls ``when_edge(active)`` on every edge, on the pin library's thread.
@@ -50,7 +52,8 @@ class EdgeInput(InputDevice):  # type: ignore[misc]  # gpiozero is untyped
         self.when_edge: Callable[[bool], object] | None = None
         super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
         try:
-            self._active_level = self._active_state
+            self._active_level: bool = bool(self._active_state)
+            self._in = self.pin
             self.pin.edges = "both"
             # the pin keeps a weak reference to this bound method: the device's life decides
             self.pin.when_changed = self._pin_changed
@@ -58,12 +61,18 @@ class EdgeInput(InputDevice):  # type: ignore[misc]  # gpiozero is untyped
             self.close()
             raise
 
+    def reads_active(self) -> bool:
+        """The level on the pin right now (``is_active`` without gpiozero's layers: safety checks
+        read it on the press path)."""
+        return bool(self._in.state) == self._active_level
+
     def _pin_changed(self, ticks: object, state: object) -> None:
         callback = self.when_edge
         if callback is not None:
             callback(bool(state) == self._active_level)
 
     def close(self) -> None:
+        """Stop the edges and release the pin; safe twice."""
         pin = getattr(self, "_pin", None)
         if pin is not None:
             pin.when_changed = None
@@ -160,30 +169,25 @@ class HBridge:
 
 
 class ServoPulses(PwmOutput):
-    """A hobby servo's control pin: pulses of ``min_pulse``..``max_pulse`` seconds every ``frame``
-    seconds for ``min_angle``..``max_angle`` (as gpiozero's ``AngularServo``); no pulses until the
-    first angle is set (the servo stays where it is at power-up).
+    """A hobby servo's control pin: one pulse every ``settings.frame_width`` seconds, as wide as
+    ``settings.pulse_width(angle)`` (as gpiozero's ``AngularServo``); no pulses until the first
+    angle is set (the servo stays where it is at power-up).
 
-        >>> from hal import VirtualClock
+        >>> from hal import ServoSettings, VirtualClock
         >>> from hal.gpio import ServoPulses
         >>> from sim import SimFactory
         >>> pins = SimFactory(VirtualClock())
-        >>> servo = ServoPulses(18, min_angle=-90, max_angle=90, min_pulse=0.001, max_pulse=0.002,
-        ...                     frame=0.02, pin_factory=pins)
+        >>> servo = ServoPulses(18, ServoSettings(), pin_factory=pins)
         >>> servo.angle = 0.0
-        >>> round(pins.sim_pin(18).state * 0.02, 6)     # a 1.5 ms pulse
+        >>> round(pins.sim_pin(18).state * 0.02, 6)     # a 1.5 ms pulse every 20 ms
         0.0015
         >>> servo.close()
     """
 
-    def __init__(self, pin: int, *, min_angle: float, max_angle: float, min_pulse: float,
-                 max_pulse: float, frame: float, pin_factory: Factory | None = None):
-        super().__init__(pin, frequency=round(1 / frame), pin_factory=pin_factory)
-        self._min_angle = min_angle
-        # duty = offset + angle * per_degree: one multiply-add per move
-        per_second = (max_pulse - min_pulse) / (max_angle - min_angle)
-        self._per_degree = per_second / frame
-        self._offset = (min_pulse - min_angle * per_second) / frame
+    def __init__(self, pin: int, settings: ServoSettings, *, pin_factory: Factory | None = None):
+        super().__init__(pin, frequency=round(1 / settings.frame_width), pin_factory=pin_factory)
+        self._pulse_width = settings.pulse_width
+        self._frames_per_second = 1 / settings.frame_width
         self._angle: float | None = None
 
     @property
@@ -193,5 +197,5 @@ class ServoPulses(PwmOutput):
 
     @angle.setter
     def angle(self, angle: float) -> None:
-        self._out.state = self._offset + angle * self._per_degree
+        self._out.state = self._pulse_width(angle) * self._frames_per_second
         self._angle = angle

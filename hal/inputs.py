@@ -62,7 +62,12 @@ class DebouncedInput:
     def raw_active(self) -> bool:
         """The level on the pin right now (used by safety checks)."""
         self._check_open()
-        return bool(self.device.is_active)
+        return self.device.reads_active()
+
+    def firmly_active(self) -> bool:
+        """Active both by the debounced level and on the pin right now (one check for safety)."""
+        self._check_open()
+        return self._stable and self.device.reads_active()
 
     def _check_open(self) -> None:
         if self._closed:
@@ -199,7 +204,7 @@ class GpioLid:
     @property
     def is_open(self) -> bool:
         """Open if the debounced state says so or the pin reads open right now."""
-        return (not self._input.active) or (not self._input.raw_active)
+        return not self._input.firmly_active()
 
     def _changed(self, closed: bool) -> None:
         callback = self.on_close if closed else self.on_open

@@ -53,9 +53,7 @@ class GpioServo:
         # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
         self.device = device
         if device is None:
-            self.device = ServoPulses(pin, min_angle=settings.min_angle, max_angle=settings.max_angle,
-                                      min_pulse=settings.min_pulse_width, max_pulse=settings.max_pulse_width,
-                                      frame=settings.frame_width, pin_factory=pin_factory)
+            self.device = ServoPulses(pin, settings, pin_factory=pin_factory)
 
     @property
     def angle(self) -> float | None:

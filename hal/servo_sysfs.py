@@ -95,10 +95,7 @@ class SysfsServoOutput:
 
     @angle.setter
     def angle(self, angle: float) -> None:
-        s = self._s
-        fraction = (angle - s.min_angle) / (s.max_angle - s.min_angle)
-        pulse = s.min_pulse_width + fraction * (s.max_pulse_width - s.min_pulse_width)
-        self.pwm.set_duty(round(pulse * 1e9))
+        self.pwm.set_duty(round(self._s.pulse_width(angle) * 1e9))
         self._angle = angle
 
     def close(self) -> None:

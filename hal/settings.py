@@ -75,6 +75,15 @@ class ServoSettings:
     def __post_init__(self) -> None:
         _in_range("speed", self.speed, *SERVO_SPEED_RANGE)
 
+    def pulse_width(self, angle: float) -> float:
+        """Seconds of pulse for ``angle``: linear from min_angle to max_angle (as gpiozero's AngularServo).
+
+            >>> ServoSettings().pulse_width(0.0)
+            0.0015
+        """
+        fraction = (angle - self.min_angle) / (self.max_angle - self.min_angle)
+        return self.min_pulse_width + fraction * (self.max_pulse_width - self.min_pulse_width)
+
 
 @dataclass(frozen=True)
 class InputSettings:

@@ -139,8 +139,7 @@ class Controller:
         """What the table did: announce it, queue the shot (if a press), save the game, then point
         where S-AIM says."""
         for event in events:
-            fields = dict(event)
-            self.emit(fields.pop("event"), **fields)
+            self.events.emit_event(event)
         if shot is not None:
             self.launcher.enqueue(shot)  # before re-aiming: the presser's cards first
         self._save()

@@ -20,15 +20,17 @@ class Broadcast:
 
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
-        self._sinks: list[Sink] = []
+        self._sinks: tuple[Sink, ...] = ()  # a new tuple on every change: sending needs no copy
         self._held: list[Event] | None = None
 
     def add(self, sink: Sink) -> None:
-        self._sinks.append(sink)
+        self._sinks = (*self._sinks, sink)
 
     def remove(self, sink: Sink) -> None:
         if sink in self._sinks:
-            self._sinks.remove(sink)
+            sinks = list(self._sinks)
+            sinks.remove(sink)
+            self._sinks = tuple(sinks)
 
     def emit(self, name: str, **fields: Any) -> None:
         """An event to every console (held back while a command's reply is pending)."""
@@ -37,6 +39,16 @@ class Broadcast:
             self._held.append(event)
         else:
             self._send(event)
+
+    def emit_event(self, event: Event) -> None:
+        """A rule's event (``{"event": name, **fields}``, as the table reports it) to every console,
+        stamped with the time like :meth:`emit`."""
+        stamped = {"event": event["event"], "t": round(self._clock.now(), 6)}
+        stamped.update(event)
+        if self._held is not None:
+            self._held.append(stamped)
+        else:
+            self._send(stamped)
 
     def hold(self) -> None:
         """Hold events back from now on (a command's reply is pending)."""
@@ -49,5 +61,5 @@ class Broadcast:
             self._send(event)
 
     def _send(self, event: Event) -> None:
-        for sink in list(self._sinks):
+        for sink in self._sinks:
             sink(event)

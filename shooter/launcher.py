@@ -248,6 +248,8 @@ class Launcher:
 
     def point_at(self, seat: int | None) -> None:
         """Where the shooter should point when it has nothing to shoot (S-AIM)."""
+        if seat == self.desired_seat and (seat is None or seat == self.aimed_seat):
+            return  # it points there already (or is asked nowhere): serving again would change nothing
         self.desired_seat = seat
         self.serve()
 

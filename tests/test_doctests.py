@@ -6,7 +6,8 @@ import importlib
 
 import pytest
 
-MODULES = ["hal.motor", "hal.inputs", "hal.servo", "hal.beeper", "hal.hardware", "shooter.table.table"]
+MODULES = ["hal.gpio", "hal.settings", "hal.motor", "hal.inputs", "hal.servo", "hal.beeper", "hal.hardware",
+           "shooter.table.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)
