@@ -65,7 +65,7 @@ class PenaltyRules(TableBase):
             self._move_exact_windows(trigger, hands, player if head is None else head[2])
             return
         if trigger == "play_card":
-            assert before is not None, "a card was played without a game before it"
+            assert before is not None, "a play (an undoable command) comes with the snapshot before it"
             g.last_play = {"seat": player, "before": {**before, "last_play": None}}  # one level only
             # the window opens for the card's player (not for a last card: nothing left to call for),
             # replacing the one before; a call made ahead covers it
