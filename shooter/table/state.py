@@ -27,7 +27,7 @@ PENALTY_REASONS = tuple(PENALTY_PRESSES)
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
 EXACT_CARDS = tuple(sorted({*CLASSIC, *ALL_WILD, *FLIP_LIGHT, *FLIP_DARK}))
 # exact variants: the reasons an entry is owed for (besides a draw card's name); "draw" is a press's
-# 1-card draw (D-DRAW), owed from the press until the exit sensor counted it
+# 1-card draw, owed from the press until the exit sensor counted it
 EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge", "draw")
 MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
