@@ -548,7 +548,6 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """
         game, phase = self.game, self.phase
         rollback = None if game is None else game.clone()
-        seen = self._windows_seen()
         old_head = game.head.public() if announce and game and game.head else None
         self._events = []
         before = None
@@ -556,7 +555,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.machine.trigger(trigger, **kwargs)
             if command is not None and rollback is not None:
                 before = snapshot(rollback, phase)
-            self._move_windows(trigger, seen, before, last=kwargs.get("last", False))
+            self._move_windows(trigger, rollback, before, last=kwargs.get("last", False))
             if announce:
                 self._announce(old_head)
             if finish:
