@@ -3,7 +3,8 @@
     python benchmarks/bench_table.py [presses] [rounds]
 
 What the controller asks of the table for one press in a 4-player game, timed alone (no hardware,
-no loop, no scheduler): in Uno Extreme ``press()`` is a draw press (the turn passes each time); in
+no loop, no scheduler): in Uno Extreme ``press()`` is a draw press (the turn passes each time), on
+its own and after an untimed play (the press then closes the play's windows, as in a real game); in
 classic it is the current player's 1-card draw, which the shooter then serves (``count_shot``) and the
 player passes (``pass_turn``), both untimed for the press figure and timed for their own. Each figure
 is the best of ``rounds`` rounds of CPU time (``time.thread_time``), so other processes on a shared
@@ -65,6 +66,19 @@ def time_extreme(presses: int) -> float:
     return CPU_CLOCK() - start
 
 
+def time_extreme_after_plays(presses: int) -> float:
+    """CPU seconds for `presses` draw presses in one Extreme game, each after an untimed play of a 5
+    (as in a real game: the press closes the play's Uno and wrong-card windows)."""
+    table = extreme_table()
+    spent = 0.0
+    for _ in range(presses):
+        table.play("5")
+        t0 = CPU_CLOCK()
+        table.press()
+        spent += CPU_CLOCK() - t0
+    return spent
+
+
 def time_classic(presses: int) -> tuple[float, float]:
     """CPU seconds of (`presses` draw presses, the `count_shot` that serves each) in one classic game;
     each draw is followed by an untimed pass."""
@@ -83,15 +97,18 @@ def time_classic(presses: int) -> tuple[float, float]:
 
 
 def measure(presses: int = 2000, rounds: int = 7) -> dict[str, float]:
-    """µs per call, best of `rounds`: ``extreme_press``, ``classic_press``, ``classic_count_shot``."""
-    extreme, classic, counted = [], [], []
+    """µs per call, best of `rounds`: ``extreme_press``, ``extreme_press_after_play``, ``classic_press``,
+    ``classic_count_shot``."""
+    extreme, after_play, classic, counted = [], [], [], []
     for _ in range(rounds):
         extreme.append(time_extreme(presses))
+        after_play.append(time_extreme_after_plays(presses))
         pressed, shot = time_classic(presses)
         classic.append(pressed)
         counted.append(shot)
     per = 1e6 / presses
-    return {"extreme_press": round(min(extreme) * per, 2), "classic_press": round(min(classic) * per, 2),
+    return {"extreme_press": round(min(extreme) * per, 2), "extreme_press_after_play": round(min(after_play) * per, 2),
+            "classic_press": round(min(classic) * per, 2),
             "classic_count_shot": round(min(counted) * per, 2)}
 
 
