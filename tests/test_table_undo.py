@@ -138,3 +138,20 @@ def test_undo_without_a_game_is_no_game():
 def test_rejected_commands_push_no_undo_level(table):
     refused(lambda: table.play("joker"), "bad-argument")
     assert table.status()["undo"] == 1  # the round start only
+
+
+def test_undo_takes_back_a_give_made_while_a_press_draw_is_owed():
+    # D-DRAW: a press's 1-card draw stays owed (reason "draw") until the exit sensor counted it; an undo
+    # level taken meanwhile holds it and must load back
+    t = Table(rng=random.Random(3))
+    t.new_game(4, dealer=1, variant="classic")
+    t.start_round()
+    while t.game.queue:
+        head = t.game.queue[0]
+        t.count_shot(head.cards, head.cards)
+    t.first_card("5")
+    t.press()
+    before = t.to_dict()
+    t.give(3, 2)
+    assert t.undo() == [{"event": "owed", "seat": 2, "presses": 1, "reason": "draw", "cards": 1}]
+    assert t.to_dict() == before

@@ -25,11 +25,9 @@ The Uno catch window is ``game.uno_window`` = {seat, called}:
 
 from __future__ import annotations
 
-from typing import Any
-
 from .base import Snapshot, TableBase
 from .cards import PENALTY_PRESSES
-from .state import PENALTY_REASONS, TURN_REASONS, Owed, load_snapshot
+from .state import PENALTY_REASONS, TURN_REASONS, GameState, Owed, load_snapshot
 
 
 class PenaltyRules(TableBase):
@@ -43,41 +41,35 @@ class PenaltyRules(TableBase):
     # happened apart from Uno calls (``last_play``).
     # Table._run calls _move_windows after every command's trigger; no rule
     # method opens or closes a window itself.
-    def _windows_seen(self) -> tuple[Any, ...] | None:
-        """What the windows depend on, read before a command's trigger."""
-        g = self.game
-        if g is None:
-            return None
-        head = g.head
-        hands = None if g.hands is None else dict(g.hands)
-        return g.current, (None if head is None else (head.reason, head.by, head.seat)), g.uno_ahead, hands
-
-    def _move_windows(self, trigger: str, seen: tuple[Any, ...] | None, before: Snapshot | None,
+    def _move_windows(self, trigger: str, was: GameState | None, before: Snapshot | None,
                       last: bool = False) -> None:
         """Open and close the Uno window, the Uno-ahead call and the wrong-card window as the
-        command fired by `trigger` (a machine.TRANSITIONS trigger) says."""
+        command fired by `trigger` (a machine.TRANSITIONS trigger) says; `was` is the game as it
+        was before the command (the copy ``Table._run`` would roll back to), `before` its snapshot
+        (undoable commands only)."""
         g = self.game
-        if g is None or seen is None:
+        if g is None or was is None:
             return  # a new game starts with every window closed
-        player, head, ahead, hands = seen
+        player, head, ahead = was.current, was.head, was.uno_ahead
         if g.exact:
             g.last_play = None  # no wrong-card penalty in the exact variants
-            self._move_exact_windows(trigger, hands, player if head is None else head[2])
+            self._move_exact_windows(trigger, was.hands, player if head is None else head.seat)
             return
         if trigger == "play_card":
-            assert before is not None, "a card was played without a game before it"
-            g.last_play = {"seat": player, "before": {**before, "last_play": None}}  # one level only
+            assert before is not None, "a play (an undoable command) comes with the snapshot before it"
+            played = was.current_seat
+            g.last_play = {"seat": played, "before": {**before, "last_play": None}}  # one level only
             # the window opens for the card's player (not for a last card: nothing left to call for),
             # replacing the one before; a call made ahead covers it
-            g.uno_window = None if last else {"seat": player, "called": ahead == player}
+            g.uno_window = None if last else {"seat": played, "called": ahead == played}
             g.uno_ahead = None
             return
         if trigger != "call_uno":
             g.last_play = None  # something else happened since the last play
         next_player_pressed = trigger == "serve_press" and (
             head is None  # a draw press
-            or head[0] in TURN_REASONS  # the victim paying for its lost turn
-            or head[1] == player)  # the current player paying a penalty of its own
+            or head.reason in TURN_REASONS  # the victim paying for its lost turn
+            or head.by == player)  # the current player paying a penalty of its own
         if next_player_pressed or trigger in ("catch_uno", "take_back_wrong_card", "begin_round"):
             # (a wrong card taken back: the next player's turn has happened)
             g.uno_window = None

@@ -26,8 +26,9 @@ GAME_PHASES = ("deal", "first", "play", "scoring", "over")
 PENALTY_REASONS = tuple(PENALTY_PRESSES)
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
 EXACT_CARDS = tuple(sorted({*CLASSIC, *ALL_WILD, *FLIP_LIGHT, *FLIP_DARK}))
-# exact variants: the reasons an entry is owed for (besides a draw card's name)
-EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge")
+# exact variants: the reasons an entry is owed for (besides a draw card's name); "draw" is a press's
+# 1-card draw, owed from the press until the exit sensor counted it
+EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge", "draw")
 MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
@@ -167,6 +168,27 @@ class GameState:
         return self.queue[0] if self.queue else None
 
     # --- data ---------------------------------------------------------------
+    def clone(self) -> GameState:
+        """An independent copy to roll a command back to (``Table._run``): every container a rule
+        changes in place is copied; ``last_play`` is shared, as rules only ever replace it whole.
+
+        Much cheaper than a :func:`snapshot` (no JSON data, no checks when restored)."""
+        data = self.__dict__.copy()
+        data["queue"] = [Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
+        data["totals"] = self.totals.copy()
+        data["out"] = self.out.copy()
+        data["reports"] = self.reports.copy()
+        if self.uno_window is not None:
+            data["uno_window"] = self.uno_window.copy()
+        if self.hands is not None:
+            data["hands"] = self.hands.copy()
+        if self.challenge is not None:
+            data["challenge"] = self.challenge.copy()
+        data["uno_windows"] = [w.copy() for w in self.uno_windows]
+        twin = object.__new__(GameState)
+        twin.__dict__ = data
+        return twin
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (seat keys as strings)."""
         return {
@@ -205,7 +227,8 @@ def snapshot(game: GameState, phase: str) -> Snapshot:
     """A self-contained copy of the game and its phase (for undo and saving)."""
     data = game.to_dict()
     data["phase"] = phase
-    data["last_play"] = copy.deepcopy(data["last_play"])  # holds a snapshot (one level deep)
+    if data["last_play"] is not None:
+        data["last_play"] = copy.deepcopy(data["last_play"])  # holds a snapshot (one level deep)
     return data
 
 

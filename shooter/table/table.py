@@ -541,20 +541,28 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         `command` names the undo level to push (None: not undoable); `forget`
         ("press" or "game") clears the undo history instead. After the trigger
         the rule windows move as its rule says (``_move_windows``, the one place).
+
+        Rolling back needs only a copy of the game (``GameState.clone``); the snapshot of the game
+        before (JSON data, for the undo level and a play's ``last_play``) is made from that copy,
+        after the trigger and only for an undoable command: a press makes none.
         """
-        before = self._snapshot()
-        seen = self._windows_seen()
-        old_head = self.game.head.public() if announce and self.game and self.game.head else None
+        game, phase = self.game, self.phase
+        rollback = None if game is None else game.clone()
+        old_head = game.head.public() if announce and game and game.head else None
         self._events = []
+        before = None
         try:
             self.machine.trigger(trigger, **kwargs)
-            self._move_windows(trigger, seen, before, last=kwargs.get("last", False))
+            if command is not None and rollback is not None:
+                before = snapshot(rollback, phase)
+            self._move_windows(trigger, rollback, before, last=kwargs.get("last", False))
             if announce:
                 self._announce(old_head)
             if finish:
                 finish()
         except BaseException:
-            self._restore(before)
+            self.game = rollback  # the copy, untouched by the trigger: the game as it was
+            self.machine.set_state("none" if rollback is None else phase)
             raise
         if forget:
             self.history, self.undo_blocker = [], ("press" if forget == "press" else None)
