@@ -101,8 +101,13 @@ class Clock:
 
     def due(self) -> bool:
         """Some timer's deadline has come."""
-        self._prune()
-        return bool(self._heap) and self._heap[0][0] <= self.now()
+        heap = self._heap
+        while heap:
+            deadline, _, timer = heap[0]
+            if not timer.cancelled:
+                return deadline <= self.now()
+            heapq.heappop(heap)
+        return False
 
     def pending(self) -> list[Timer]:
         """Pending timers, earliest first (for status and tests)."""

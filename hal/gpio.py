@@ -178,7 +178,7 @@ class ServoPulses(PwmOutput):
         >>> from sim import SimFactory
         >>> pins = SimFactory(VirtualClock())
         >>> servo = ServoPulses(18, ServoSettings(), pin_factory=pins)
-        >>> servo.angle = 0.0
+        >>> servo.send(0.0)
         >>> round(pins.sim_pin(18).state * 0.02, 6)     # a 1.5 ms pulse every 20 ms
         0.0015
         >>> servo.close()
@@ -188,14 +188,7 @@ class ServoPulses(PwmOutput):
         super().__init__(pin, frequency=round(1 / settings.frame_width), pin_factory=pin_factory)
         self._pulse_width = settings.pulse_width
         self._frames_per_second = 1 / settings.frame_width
-        self._angle: float | None = None
 
-    @property
-    def angle(self) -> float | None:
-        """The last angle sent (None before the first)."""
-        return self._angle
-
-    @angle.setter
-    def angle(self, angle: float) -> None:
+    def send(self, angle: float) -> None:
+        """Pulse for ``angle`` from now on (the caller checks the travel and keeps the angle)."""
         self._out.state = self._pulse_width(angle) * self._frames_per_second
-        self._angle = angle

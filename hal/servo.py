@@ -50,7 +50,7 @@ class GpioServo:
         self._angle: float | None = None
         self._closed = False
         self.on_arrived: Callable[[float], object] | None = None
-        # ``device``: anything with an ``angle`` to set and a ``close()`` (hal.servo_sysfs's kernel PWM)
+        # ``device``: anything with ``send(angle)`` and ``close()`` (hal.servo_sysfs's kernel PWM)
         self.device = device
         if device is None:
             self.device = ServoPulses(pin, settings, pin_factory=pin_factory)
@@ -87,7 +87,7 @@ class GpioServo:
             self._timer = None
             self._angle = None
         duration = self.move_time(angle)
-        self.device.angle = angle
+        self.device.send(angle)
         self._angle = angle
         self._timer = self._clock.call_later(duration, self._arrived, name="servo-arrive")
         return duration

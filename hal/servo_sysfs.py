@@ -87,16 +87,10 @@ class SysfsServoOutput:
     def __init__(self, pwm: SysfsPwm, settings: ServoSettings):
         self.pwm = pwm
         self._s = settings
-        self._angle: float | None = None
 
-    @property
-    def angle(self) -> float | None:
-        return self._angle
-
-    @angle.setter
-    def angle(self, angle: float) -> None:
+    def send(self, angle: float) -> None:
+        """Pulse for ``angle`` from now on."""
         self.pwm.set_duty(round(self._s.pulse_width(angle) * 1e9))
-        self._angle = angle
 
     def close(self) -> None:
         self.pwm.close()

@@ -41,6 +41,7 @@ def calibrate_seat(ctl: Controller, seat: int) -> Reply:
     if angle is None or ctl.calibration is None:
         raise CommandError("bad-argument", "the servo has not been moved yet: aim angle=A first")
     ctl.calibration.store_seat(ctl.seats, seat, angle, ctl.seating.angles())
+    ctl.seating.forget()
     ctl.launcher.aimed_seat = None
     store = ctl.calibration.store  # save() writes only with a store: an OSError means there is one
     try:

@@ -278,11 +278,11 @@ class Launcher:
         self._cancel_timer()  # a wait for the motor's rest is recomputed below
         while self.queue and self.queue[0].planned == 0:
             self._report(self.queue.popleft())  # nothing comes out: no need to turn or run
-        if not self._seat_exists(self.desired_seat):
+        if self.desired_seat is not None and not self._seat_exists(self.desired_seat):
             self.desired_seat = None  # a seat of an earlier game: nowhere to turn
         if self.queue:
             seat = self.queue[0].seat
-            if self._seat_exists(seat) and seat != self.aimed_seat:
+            if seat != self.aimed_seat and self._seat_exists(seat):
                 self._target_seat = seat
                 self.aim()
                 return

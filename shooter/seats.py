@@ -33,6 +33,11 @@ class Seats:
         self._table = table
         self._angles = angles
         self.default = default
+        self._known: tuple[int, list[float]] | None = None   # (seats, their angles) as last asked
+
+    def forget(self) -> None:
+        """The angles changed (``calibrate seat=S``): ask again on the next aim."""
+        self._known = None
 
     def count(self) -> int:
         """Seats at the table now: the game's players, else the default."""
@@ -41,8 +46,15 @@ class Seats:
 
     def angles(self) -> list[float]:
         """The servo angle of each seat (seat 1 first) for the seats there are now."""
-        return self._angles(self.count())
+        return list(self._current())
 
     def angle_of(self, seat: int) -> float:
         """The servo angle of ``seat`` (1-based)."""
-        return self.angles()[seat - 1]
+        return self._current()[seat - 1]
+
+    def _current(self) -> list[float]:
+        # worked out once per number of seats, not on every aim (until forget())
+        seats, known = self.count(), self._known
+        if known is None or known[0] != seats:
+            known = self._known = (seats, self._angles(seats))
+        return known[1]

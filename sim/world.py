@@ -187,10 +187,11 @@ class ShooterWorld:
         return total
 
     def _servo_pin_changed(self, pin: SimPin, value: float) -> None:
-        if not pin.frequency or value <= 0:
+        frequency = pin.frequency
+        if not frequency or value <= 0:
             return  # no pulses: the servo holds where it is
         p = self.params
-        pulse = value / pin.frequency
+        pulse = value / frequency
         frac = (pulse - p.servo_min_pulse) / (p.servo_max_pulse - p.servo_min_pulse)
         target = p.servo_min_angle + max(0.0, min(1.0, frac)) * (p.servo_max_angle - p.servo_min_angle)
         now = self.clock.now()

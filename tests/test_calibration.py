@@ -31,6 +31,12 @@ def test_a_calibrated_seat_is_served_at_its_angle_after_a_restart(console, tmp_p
     assert status["sources"]["servo.seat_angles.4"] == "calibration"
 
 
+def test_a_seat_calibrated_while_running_is_served_at_its_new_angle_at_once(console, tmp_path):
+    # the seats' angles are worked out once per number of seats: calibrating one must be seen by the next aim
+    out = console(["aim seat=3", "aim angle=12", "calibrate seat=3", "aim seat=1", "aim seat=3"], state_dir=tmp_path)
+    assert [r["angle"] for r in reply(out, "aim")] == [30.0, 12, -90.0, 12.0]
+
+
 def test_status_says_where_each_value_comes_from(console, tmp_path):
     (tmp_path / "calibration.json").write_text('{"motor": {"seconds_per_card": 0.1}}')
     config = parse_config({"motor": {"spin_up": 0.07}, "servo": {"seat_angles": {"3": [-60, 0, 60]}}})
