@@ -33,6 +33,7 @@ class DebouncedInput:
         self._clock = clock
         self._settle = {True: settle_active, False: settle_inactive}
         self._name = name
+        self._timer_name = f"{name}-debounce"
         self._timer: Timer | None = None
         self._closed = False
         self.on_change: Callable[[bool], object] | None = None
@@ -86,7 +87,7 @@ class DebouncedInput:
         if settle <= 0:
             self._accept(level)
         else:
-            self._timer = self._clock.call_later(settle, self._settled, name=f"{self._name}-debounce")
+            self._timer = self._clock.call_later(settle, self._settled, name=self._timer_name)
 
     def _settled(self) -> None:
         self._timer = None

@@ -133,13 +133,12 @@ class GpioMotor:
         passed and its thermal budget has room for a whole ``max_on_time`` run. 0 while running
         (a change of direction is always allowed) and when it may start at once."""
         with self._lock:
-            return self._ready_in()
+            return self._ready_in(self._clock.now())
 
-    def _ready_in(self) -> float:
+    def _ready_in(self, now: float) -> float:
         if self._run_started is not None:
             return 0.0
         s = self._settings
-        now = self._clock.now()
         wait = max(0.0, self._rest_until - now)
         excess = self._used(now) - (s.thermal_budget - s.max_on_time)
         if excess > 1e-9:
@@ -163,10 +162,11 @@ class GpioMotor:
                 self.stop()
                 raise LidOpenError("the lid is open: the motor stays off")
             if self._run_started is None:
-                wait = self._ready_in()
+                now = self._clock.now()
+                wait = self._ready_in(now)
                 if wait > 0:
                     raise MotorRestingError(f"the motor is resting: it may start in {wait:.3f} s")
-                self._run_started = self._clock.now()
+                self._run_started = now
             if self._guard is None:
                 # The on-time counts from switching on, across direction changes.
                 self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,

@@ -44,19 +44,27 @@ class SimPin(MockPWMPin):
 
     def clear_states(self):
         self._last_change = self._clock.now()
-        self.states = deque([PinState(0.0, self._state)], maxlen=self._limit)
         self.history = deque([(self._last_change, float(self._state))], maxlen=self._limit)
+
+    @property
+    def states(self) -> list[PinState]:
+        """gpiozero's record of the pin (each level with the time since the change before), worked
+        out from :attr:`history` when asked rather than kept twice on every change."""
+        out, before = [], None
+        for t, level in self.history:
+            out.append(PinState(0.0 if before is None else t - before, level))
+            before = t
+        return out
 
     def _change_state(self, value):
         if self._state == value:
             return False
         t = self._clock.now()
         self._state = value
-        self.states.append(PinState(t - self._last_change, value))
         self.history.append((t, float(value)))
         self._last_change = t
         if self.listeners and self._function == "output":
-            for listener in list(self.listeners):
+            for listener in tuple(self.listeners):
                 listener(self, value)
         return True
 
