@@ -97,6 +97,7 @@ class GpioMotor:
         self._closed = False
         self._run_started: float | None = None     # the current run's switch-on
         self._rest_until = float("-inf")           # no start before this (the rest after a run)
+        self._free_at = float("-inf")              # no start before this (the rest and the thermal budget)
         self._runs: deque[tuple[float, float]] = deque()  # (start, end) of past runs within the window
         self._runs_total = 0.0                     # the sum of their lengths (O(1) per check)
         self.on_fault: Callable[[str], object] | None = None
@@ -138,8 +139,15 @@ class GpioMotor:
     def _ready_in(self, now: float) -> float:
         if self._run_started is not None:
             return 0.0
+        wait = self._free_at - now
+        return wait if wait > 0.0 else 0.0
+
+    def _earliest_start(self, now: float) -> float:
+        """When the next run may start, worked out once as a run ends: its rest is over and the
+        thermal window holds room for a whole ``max_on_time`` run. Until the next run nothing moves
+        that time (the window only slides past old runs), so a start asks no more than a clock."""
         s = self._settings
-        wait = max(0.0, self._rest_until - now)
+        free_at = self._rest_until
         excess = self._used(now) - (s.thermal_budget - s.max_on_time)
         if excess > 1e-9:
             # The window must slide past ``excess`` seconds of the oldest runs.
@@ -147,10 +155,10 @@ class GpioMotor:
             for start, b in self._runs:
                 a = max(start, since)
                 if b - a >= excess:
-                    wait = max(wait, a + excess + s.thermal_window - now)
+                    free_at = max(free_at, a + excess + s.thermal_window)
                     break
                 excess -= b - a
-        return wait
+        return free_at
 
     def _start(self, direction: str, duty: float) -> None:
         if self._closed:
@@ -167,6 +175,14 @@ class GpioMotor:
                 if wait > 0:
                     raise MotorRestingError(f"the motor is resting: it may start in {wait:.3f} s")
                 self._run_started = now
+                if self._guard is not None:
+                    # armed for a run that emergency_stop ended off the loop (it may not touch timers):
+                    # this run counts its own on-time
+                    self._guard.cancel()
+                    self._guard = None
+                    if self._backstop is not None:
+                        self._backstop.cancel()
+                        self._backstop = None
             if self._guard is None:
                 # The on-time counts from switching on, across direction changes.
                 self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
@@ -212,6 +228,7 @@ class GpioMotor:
             self._runs_total += now - self._run_started
             self._run_started = None
             self._rest_until = now + self._settings.rest_time
+            self._free_at = self._earliest_start(now)
 
     def _over_time(self) -> None:
         self._guard = None

@@ -140,7 +140,7 @@ class LauncherSettings:
     spin_up: float = 0.06           # ...plus this once per burst
 
 
-@dataclass
+@dataclass(slots=True)
 class Shot:
     """One served press: the seat that receives the cards, why, and what came out."""
 
@@ -275,7 +275,8 @@ class Launcher:
         return seat is not None and (self.seats is None or 1 <= seat <= self.seats())
 
     def _serve_next(self) -> None:
-        self._cancel_timer()  # a wait for the motor's rest is recomputed below
+        if self._timer is not None:  # a wait for the motor's rest is recomputed below
+            self._cancel_timer()
         while self.queue and self.queue[0].planned == 0:
             self._report(self.queue.popleft())  # nothing comes out: no need to turn or run
         if self.desired_seat is not None and not self._seat_exists(self.desired_seat):

@@ -123,3 +123,20 @@ def test_max_on_time_has_a_hard_ceiling_in_hal():
 def test_motor_settings_out_of_their_hard_limits_are_refused_naming_the_field(field, value):
     with pytest.raises(InvalidValueError, match=f"^{field}: "):
         MotorSettings(**{field: value})
+
+
+def test_a_run_after_an_emergency_stop_gets_its_whole_on_time(rig):
+    # The lid's GPIO thread cuts the motor with emergency_stop, which cannot touch the loop's timers: the
+    # next run must not be stopped by the guard the first run armed, nor report a max-on-time it never had.
+    motor, faults = rig.hw.motor, []
+    motor.on_fault = faults.append
+    max_on = rig.hw.settings.motor.max_on_time
+    motor.forward()
+    rig.wait(max_on / 2)
+    motor.emergency_stop()
+    rig.wait(rig.hw.settings.motor.rest_time)
+    motor.forward()
+    rig.wait(max_on * 0.9)
+    assert motor.direction == "forward" and faults == []
+    rig.wait(max_on * 0.2)
+    assert motor.direction is None and faults == ["max-on-time"]  # this run's own guard still acts
