@@ -175,14 +175,9 @@ class GpioMotor:
                 if wait > 0:
                     raise MotorRestingError(f"the motor is resting: it may start in {wait:.3f} s")
                 self._run_started = now
-                if self._guard is not None:
-                    # armed for a run that emergency_stop ended off the loop (it may not touch timers):
-                    # this run counts its own on-time
-                    self._guard.cancel()
-                    self._guard = None
-                    if self._backstop is not None:
-                        self._backstop.cancel()
-                        self._backstop = None
+                # a guard still armed belongs to a run that emergency_stop ended off the loop (it may
+                # not touch timers): this run counts its own on-time
+                self._disarm()
             if self._guard is None:
                 # The on-time counts from switching on, across direction changes.
                 self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
@@ -202,15 +197,19 @@ class GpioMotor:
         """Switch the motor off; a run ends here and its rest begins. Never raises, also after close."""
         with self._lock:
             self._end_run()
-            if self._guard is not None:
-                self._guard.cancel()
-                self._guard = None
-            if self._backstop is not None:
-                self._backstop.cancel()
-                self._backstop = None
+            self._disarm()
             self._direction = None
             if not self._closed:
                 self.device.stop()
+
+    def _disarm(self) -> None:
+        """Cancel the on-time guard and the backstop of the run that ended (on the loop)."""
+        if self._guard is not None:
+            self._guard.cancel()
+            self._guard = None
+        if self._backstop is not None:
+            self._backstop.cancel()
+            self._backstop = None
 
     def emergency_stop(self) -> None:
         """Cut the motor pins from any thread (the lid's GPIO callback, the backstop, a signal
