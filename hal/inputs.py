@@ -67,7 +67,8 @@ class DebouncedInput:
 
     def firmly_active(self) -> bool:
         """Active both by the debounced level and on the pin right now (one check for safety)."""
-        self._check_open()
+        if self._closed:
+            self._check_open()
         return self._stable and self.device.reads_active()
 
     def _check_open(self) -> None:

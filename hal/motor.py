@@ -175,9 +175,10 @@ class GpioMotor:
                 if wait > 0:
                     raise MotorRestingError(f"the motor is resting: it may start in {wait:.3f} s")
                 self._run_started = now
-                # a guard still armed belongs to a run that emergency_stop ended off the loop (it may
-                # not touch timers): this run counts its own on-time
-                self._disarm()
+                if self._guard is not None:
+                    # armed for a run that emergency_stop ended off the loop (it may not touch timers):
+                    # this run counts its own on-time
+                    self._disarm()
             if self._guard is None:
                 # The on-time counts from switching on, across direction changes.
                 self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
