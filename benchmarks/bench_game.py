@@ -70,14 +70,15 @@ def table_seed(seed: int) -> random.Random:
 
 def compile_table_lines(lines) -> list:
     """(table call, args, kwargs) for every line that is a game command; the rest is not table work."""
-    from shooter.commands import lookup
+    from shooter.commands import COMMANDS
+    from shooter.dispatch import find
     calls = []
     for raw in lines:
         line = parse(raw)
         if line is None:
             continue
         try:
-            spec, _ = lookup(line)
+            spec, _ = find(COMMANDS, line)
             args, options, flags = spec.bind(line)
         except CommandError:
             continue

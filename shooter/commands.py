@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from . import bringup_commands as bringup, game_commands as game, pairing_commands as web, sim_commands as sim
 from .controller import Controller
-from .dispatch import Command, find
+from .dispatch import Command
 from .errors import CommandError
-from .protocol import Line, Spec, any_text, integer, number, text_list
+from .protocol import Spec, any_text, integer, number, text_list
 from .table import args as table_args
 from .table.args import (
     CHALLENGE_RESULTS,
@@ -120,7 +120,3 @@ COMMANDS: list[Command] = [
           summary="revokes paired browser N (status lists them under pairing)"), web.unpair),
 ]
 
-
-def lookup(line: Line) -> Command:
-    """The command a line names (its longest matching leading words)."""
-    return find(COMMANDS, line)

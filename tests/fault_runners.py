@@ -5,7 +5,7 @@ real sockets, a real pty, real processes) and returns a :class:`FaultResult`: ho
 how many the controller survived (it kept its promises afterwards), and how much data was lost.
 
 The lid and jam runners here drive the launcher on the simulator directly and account for every card;
-``shooter.faults_hw`` runs the same faults through the whole controller stack (tests/test_faults_hw.py, and
+``tests.faults_hw`` runs the same faults through the whole controller stack (tests/test_faults_hw.py, and
 a row of its own in the suite).
 """
 

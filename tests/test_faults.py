@@ -31,7 +31,7 @@ def test_1000_jams():
 
 
 def test_10000_lid_openings_and_1000_jams_through_the_whole_controller():
-    from shooter import faults_hw
+    from tests import faults_hw
     lid, jam = faults_hw.lid_openings(10_000, seed=2), faults_hw.jams(1_000, seed=2)
     # data lost: lid cycles the shooter did not come back from, jams it did not see
     record(runners.FaultResult("lid + jams, whole controller", lid.tried + jam.tried, lid.survived + jam.detected,

@@ -2,8 +2,8 @@
 
 from hal.hardware import Hardware
 from hal.motor import GpioMotor
-from shooter.faults_hw import jams, lid_openings
 from shooter.launcher import Launcher
+from tests.faults_hw import jams, lid_openings
 
 
 def test_lid_openings_during_back_to_back_bursts_never_leave_the_motor_on_and_are_all_survived():

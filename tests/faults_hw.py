@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass
 
-from .app import App
-from .config import Config, parse_config
-from .launcher import Shot
+from shooter.app import App
+from shooter.config import Config, parse_config
+from shooter.launcher import Shot
 
 SERVING = ("ready", "aiming", "firing", "retracting")
 
