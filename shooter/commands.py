@@ -16,6 +16,7 @@ from .controller import Controller
 from .dispatch import Command, find
 from .errors import CommandError
 from .protocol import Line, Spec, any_text, integer, number, text_list
+from .seat_names import MAX_LENGTH, MAX_SEATS, is_seat_name
 from .table import args as table_args
 from .table.args import (
     CHALLENGE_RESULTS,
@@ -35,8 +36,9 @@ from .table.args import (
 def seat_names(key: str, text: str) -> list[str]:
     """Seat names, comma-separated, as written (``-`` for a seat without a name)."""
     names = [item.strip() for item in text.split(",")]
-    if len(names) > 10 or any(not n or len(n) > 16 or not n.isprintable() for n in names):
-        raise CommandError("bad-argument", f"{key}= must be up to 10 names of 1-16 characters, comma-separated")
+    if len(names) > MAX_SEATS or not all(map(is_seat_name, names)):
+        raise CommandError("bad-argument", f"{key}= must be up to {MAX_SEATS} names of 1-{MAX_LENGTH} characters, "
+                                           f"comma-separated")
     return names
 
 
