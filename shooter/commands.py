@@ -11,12 +11,17 @@ README's command table is checked against it.
 
 from __future__ import annotations
 
-from . import bringup_commands as bringup, game_commands as game, pairing_commands as web, sim_commands as sim
+from . import (
+    bringup_commands as bringup,
+    game_commands as game,
+    pairing_commands as web,
+    seat_names as saved_names,
+    sim_commands as sim,
+)
 from .controller import Controller
 from .dispatch import Command, find
 from .errors import CommandError
 from .protocol import Line, Spec, any_text, integer, number, text_list
-from .seat_names import MAX_LENGTH, MAX_SEATS, is_seat_name
 from .table import args as table_args
 from .table.args import (
     CHALLENGE_RESULTS,
@@ -36,9 +41,9 @@ from .table.args import (
 def seat_names(key: str, text: str) -> list[str]:
     """Seat names, comma-separated, as written (``-`` for a seat without a name)."""
     names = [item.strip() for item in text.split(",")]
-    if len(names) > MAX_SEATS or not all(map(is_seat_name, names)):
-        raise CommandError("bad-argument", f"{key}= must be up to {MAX_SEATS} names of 1-{MAX_LENGTH} characters, "
-                                           f"comma-separated")
+    if len(names) > saved_names.MAX_SEATS or not all(map(saved_names.is_seat_name, names)):
+        raise CommandError("bad-argument", f"{key}= must be up to {saved_names.MAX_SEATS} names of "
+                                           f"1-{saved_names.MAX_LENGTH} characters, comma-separated")
     return names
 
 
