@@ -23,6 +23,7 @@ from .errors import StateFileError
 from .loop import ControlLoop
 from .persist import Store
 from .scheduler import PROFILES, Scheduler, profile_from_config
+from .seat_names import SavedNames
 from .table import RuleOptions, Table
 
 if TYPE_CHECKING:
@@ -73,6 +74,9 @@ class App:
                 rules=RuleOptions(**config.rules))
             self.controller.calibration, self.controller.config = self.calibration, file_config
             self.controller.hardware_info = self.hardware_info
+            # the seat names as saved (their own file, beside the game's; read-only while the game is in memory)
+            self.controller.saved_names, self.controller.names = SavedNames.restore(
+                state_dir, writable=self.store is not None, log=self.log)
             self.controller.start()
         except BaseException:
             self.hw.close()

@@ -11,7 +11,13 @@ README's command table is checked against it.
 
 from __future__ import annotations
 
-from . import bringup_commands as bringup, game_commands as game, pairing_commands as web, sim_commands as sim
+from . import (
+    bringup_commands as bringup,
+    game_commands as game,
+    pairing_commands as web,
+    seat_names as saved_names,
+    sim_commands as sim,
+)
 from .controller import Controller
 from .dispatch import Command
 from .errors import CommandError
@@ -35,8 +41,9 @@ from .table.args import (
 def seat_names(key: str, text: str) -> list[str]:
     """Seat names, comma-separated, as written (``-`` for a seat without a name)."""
     names = [item.strip() for item in text.split(",")]
-    if len(names) > 10 or any(not n or len(n) > 16 or not n.isprintable() for n in names):
-        raise CommandError("bad-argument", f"{key}= must be up to 10 names of 1-16 characters, comma-separated")
+    if len(names) > saved_names.MAX_SEATS or not all(map(saved_names.is_seat_name, names)):
+        raise CommandError("bad-argument", f"{key}= must be up to {saved_names.MAX_SEATS} names of "
+                                           f"1-{saved_names.MAX_LENGTH} characters, comma-separated")
     return names
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .calibration import Calibration
     from .config import Config
     from .persist import Store
+    from .seat_names import SavedNames
     from .sim_commands import SimulatedHardware
     from .web.pairing import Pairing
 
@@ -80,6 +81,7 @@ class Controller:
         hw.button.on_press = self.button_pressed
         self.pairing: Pairing | None = None   # while the web console runs
         self.names: dict[int, str] = {}
+        self.saved_names: SavedNames | None = None   # the names' file in the state directory (set by the App)
         # bring-up, set by the App: the calibration, the config as the file gave it (before the
         # calibration), the pin factory and servo backend in use
         self.calibration: Calibration | None = None

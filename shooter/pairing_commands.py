@@ -57,5 +57,10 @@ def unpair(ctl: Controller, id: int) -> None:
 
 
 def names(ctl: Controller, seats: list[str] | None = None) -> None:
+    """Name the seats (forget them without ``seats=``); kept in the state directory like the game
+    (:mod:`shooter.seat_names`): a failed write is announced, the names hold until a restart."""
     ctl.names = {i + 1: name for i, name in enumerate(seats or []) if name != "-"}
     ctl.emit("names", names={str(s): n for s, n in sorted(ctl.names.items())})
+    saved = ctl.saved_names
+    if saved is not None and saved.store is not None and (exc := saved.save(ctl.names)) is not None:
+        ctl.emit("save-failed", path=str(saved.store.path), message=str(exc))

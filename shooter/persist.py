@@ -44,7 +44,7 @@ def _install_error(path: Path, exc: OSError) -> InstallError:
 
 class Store:
     """The game state file in ``directory`` (created if missing); ``name``: another file kept the same way
-    (the calibration)."""
+    (the calibration, the seat names, the web console's tokens)."""
 
     def __init__(self, directory: Path | str, name: str = STATE_FILE, sealed: Iterable[str] | None = None):
         self.directory = Path(directory)

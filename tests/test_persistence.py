@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from shooter.persist import STATE_FILE, Store
+from shooter.seat_names import SavedNames
 from tests.conftest import run_console
 
 GAME = [
@@ -77,7 +78,8 @@ def _next_reply(proc) -> dict:
 def _kill_runs(n: int, tmp_path: Path, seed: int):
     """Feed the scripted game to the real CLI, SIGKILL it at random points, restart, and check that
     the resumed game is the one after the last answered command (or, if the kill fell between the
-    save and the reply, the one after the command in flight: never an answered command lost)."""
+    save and the reply, the one after the command in flight: never an answered command lost). Each run first
+    names the seats (answered): the next start must find exactly those names."""
     expected = game_states(GAME)
     rng = random.Random(seed)
     cmd = [sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--clock", "virtual",
@@ -87,11 +89,14 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
     unanswered = 0    # kills that came before the last line's reply
     kills = 0
     resumed = set()   # lines of GAME after which a restart found the game saved and checked it
+    names: dict[int, str] = {}   # the seat names the last run was answered
     while kills < n:
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         proc.stdin.write(b"status\n")
         proc.stdin.flush()
         status = _next_reply(proc)
+        # the names as this start read them (the same loader; a bad file would be said in the log)
+        assert SavedNames.restore(tmp_path, writable=False, log=pytest.fail)[1] == names, f"names lost after {kills}"
         want = expected[done - 1] if done else None
         if status["game"] != want:
             assert done < len(GAME) and status["game"] == expected[done], f"lost state after {done} lines"
@@ -103,9 +108,14 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
             done = 0
             for p in tmp_path.iterdir():
                 p.unlink()
+            names = {}
             proc.kill()
             proc.wait()
             continue
+        proc.stdin.write(f"names seats=Ann{kills},-,Cy\n".encode())
+        proc.stdin.flush()
+        assert _next_reply(proc)["ok"]
+        names = {1: f"Ann{kills}", 3: "Cy"}
         stop_after = rng.randint(done, len(GAME) - 1)
         while done <= stop_after:
             proc.stdin.write(GAME[done].encode() + b"\n")
