@@ -24,13 +24,13 @@ from typing import Any
 
 from .errors import StateFileError
 from .persist import Store
+from .table.args import MAX_SEATS
 
 NAMES_FILE = "seat-names.json"
 FORMAT = "uno-shooter/seat-names"
 VERSION = 1
 KEYS = {"format", "version", "names"}
-MAX_SEATS = 10      # names seats= takes up to this many names ...
-MAX_LENGTH = 16     # ... of 1 to this many characters
+MAX_LENGTH = 16     # names seats= takes up to MAX_SEATS names of 1 to this many characters
 
 
 def is_seat_name(text: object) -> bool:
