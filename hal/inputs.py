@@ -9,6 +9,7 @@ between the real backends.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from gpiozero.pins import Factory
 
@@ -43,8 +44,8 @@ class DebouncedInput:
         self.device = EdgeInput(pin, pull_up=pull_up, pin_factory=pin_factory)
         self._raw = self._stable = bool(self.device.is_active)
         self._post = post
-        # one callable per level, made once: an edge allocates nothing
-        self._edge_to = {True: lambda: self._edge(True), False: lambda: self._edge(False)}
+        # one callable per level, made once: an edge allocates nothing (and a partial adds no frame)
+        self._edge_to = {True: partial(self._edge, True), False: partial(self._edge, False)}
         self.device.when_edge = self._raw_edge
 
     def _raw_edge(self, level: bool) -> None:

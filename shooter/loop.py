@@ -78,29 +78,32 @@ class ControlLoop:
             pass  # the pipe is full (the loop will wake anyway) or the loop is gone
 
     # ---- on the loop's thread ----
-    def _call(self, fn: Callable[[], object]) -> None:
-        try:
-            fn()
-        except Exception as exc:  # the fail-safe decides; the loop keeps serving
-            if self.on_error is None:
-                raise
-            self.on_error(exc)
-
     def run_pending(self) -> int:
         """Run everything queued and every due timer; returns how many ran. (In real time a timer that
         falls due meanwhile waits for the next round: the loop does not sleep while one is due.)"""
         ran = 0
-        queue, clock, call = self._queue, self.clock, self._call
+        queue, clock = self._queue, self.clock
         while True:
             while queue:
-                call(queue.popleft())
+                fn = queue.popleft()
                 ran += 1
+                try:  # no helper frame: every button edge passes here
+                    fn()
+                except Exception as exc:  # the fail-safe decides; the loop keeps serving
+                    if self.on_error is None:
+                        raise
+                    self.on_error(exc)
             if not clock.due():
                 return ran
             # run_due runs every due timer (also those its callbacks set for now); an exception
             # stops it there and the rest stay queued for the caller's next round
-            call(clock.run_due)
             ran += 1
+            try:
+                clock.run_due()
+            except Exception as exc:
+                if self.on_error is None:
+                    raise
+                self.on_error(exc)
             if not queue:
                 return ran
 
