@@ -118,14 +118,17 @@ class GameState:
     uno_penalty: int = 2
     deck: int | None = None  # cards declared at round start (the magazine's count)
 
-    @property
-    def exact(self) -> bool:
-        """An exact variant: the shooter counts every card (editions.py)."""
-        return self.variant != "extreme"
-
     def __post_init__(self) -> None:
         if not self.totals:
             self.totals = {seat: 0 for seat in range(1, self.players + 1)}
+        self.fix_variant()
+
+    def fix_variant(self) -> None:
+        """Work out what follows from ``variant`` (call again if it is ever assigned after the game is made).
+
+        ``exact``: an exact variant, the shooter counts every card (editions.py). A plain attribute, not a
+        field (it is not saved) nor a property: the controller asks it several times a press."""
+        self.exact: bool = self.variant != "extreme"
 
     @property
     def counted(self) -> dict[int, int]:
@@ -174,7 +177,8 @@ class GameState:
 
         Much cheaper than a :func:`snapshot` (no JSON data, no checks when restored)."""
         data = self.__dict__.copy()
-        data["queue"] = [Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
+        data["queue"] = ([Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
+                         if self.queue else [])  # (no comprehension frame for an empty list)
         data["totals"] = self.totals.copy()
         data["out"] = self.out.copy()
         data["reports"] = self.reports.copy()
@@ -184,7 +188,7 @@ class GameState:
             data["hands"] = self.hands.copy()
         if self.challenge is not None:
             data["challenge"] = self.challenge.copy()
-        data["uno_windows"] = [w.copy() for w in self.uno_windows]
+        data["uno_windows"] = [w.copy() for w in self.uno_windows] if self.uno_windows else []
         twin = object.__new__(GameState)
         twin.__dict__ = data
         return twin
@@ -321,6 +325,7 @@ class _Loader:
     def exact_fields(self, game: GameState, data: dict[str, Any], players: int) -> None:
         """The exact variants' fields (defaults where a saved state lacks them)."""
         game.variant = self.choice(data, "variant", VARIANTS)
+        game.fix_variant()
         game.start = self.choice_or_none(data, "start", START_RULES)
         game.side = self.choice_or_none(data, "side", SIDES)
         if data["hands"] is not None:
