@@ -193,7 +193,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                                f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         self._check_target(name, aim)
         return self._run("play", "play_card", card=name, target=aim, last=last,
-                         announce=True, finish=self.end_round)
+                         announce=True, finish=self._end_round_if_out)
 
     def press(self) -> list[Event]:
         """One press the shooter served: pays an owed press or is the current player's draw."""
@@ -202,7 +202,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             return self._press_exact()
         if self.game is None or not self.machine.may("serve_press", self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return self._run(None, "serve_press", finish=self.end_round, forget="press")
+        return self._run(None, "serve_press", finish=self._end_round_if_out, forget="press")
 
     def uno(self, seat: object) -> list[Event]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
@@ -339,7 +339,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                                                f"targeted-draw-two and forced-swap only, and they need it; "
                                                f"not with {name}.")
         return self._run("play", "play_exact", card=name, target=aim, last=last, announce=True,
-                         finish=self.end_round)
+                         finish=self._end_round_if_out)
 
     def _press_exact(self) -> list[Event]:
         """A press in an exact variant: serves the head of the queue in full, or is the draw.
@@ -398,7 +398,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
         if head.served == 0:
             raise CommandError("bad-argument", "No card has been shot for this draw yet.")
-        return self._run("colour-found", "find_colour", finish=self.end_round)
+        return self._run("colour-found", "find_colour", finish=self._end_round_if_out)
 
     def give(self, seat: object, cards: object) -> list[Event]:
         """`give seat=S cards=N`: N cards owed to S, like a penalty."""
@@ -440,7 +440,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if self.game is None or not self.game.exact or not self.machine.may("count_shot", self.phase):
             return []
         return self._run(None, "count_shot", planned=planned, ejected=ejected or 0,
-                         finish=self.end_round if self.phase == "play" else None, forget="press")
+                         finish=self._end_round_if_out if self.phase == "play" else None, forget="press")
 
     def due(self) -> tuple[int, str, int] | None:
         """Exact variants: (seat, reason, cards) the next shot serves, or None."""
@@ -569,6 +569,14 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         elif command is not None:
             self.history = (self.history + [{"command": command, "game": before}])[-UNDO_LEVELS:]
         return self._events
+
+    def _end_round_if_out(self) -> None:
+        """Pull ``end_round`` (after a command in phase play) unless its first condition,
+        ``_someone_went_out``, already says no: then the trigger would do nothing, so a draw press
+        or an ordinary play does not pull it at all. The trigger still asks both its conditions."""
+        game = self.game
+        if game is not None and game.going_out is not None:
+            self.end_round()
 
     def _set_up_game(self, game: GameState) -> None:
         self.game = game
