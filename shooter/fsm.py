@@ -118,37 +118,32 @@ class TableMachine:
             self._queue.append((name, kwargs))
             return True
         self._running = True
+        model, attribute, queue = self.model, self._attribute, self._queue
         try:
-            self._run(name, kwargs)
-            queue = self._queue
-            while queue:
-                self._run(*queue.popleft())
+            while True:  # this trigger, then each one its callbacks pulled, in order (one frame for all)
+                source = getattr(model, attribute)
+                edges = self._edges.get((name, source))
+                if edges is None:
+                    if name not in self._ignored:
+                        raise MachineError(f"Can't trigger event {name} from state {source}!")
+                    edges = []
+                for dest, conditions, leaving, arriving in edges:  # the first whose conditions hold
+                    for condition, wanted in conditions:
+                        if condition(**kwargs) != wanted:
+                            break
+                    else:
+                        for callback in leaving:
+                            callback(**kwargs)
+                        if dest is not None:
+                            setattr(model, attribute, dest)
+                        for callback in arriving:
+                            callback(**kwargs)
+                        break
+                if not queue:
+                    return True
+                name, kwargs = queue.popleft()
         except BaseException:
-            self._queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
+            queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
             raise
         finally:
             self._running = False
-        return True
-
-    def _run(self, name: str, kwargs: dict[str, Any]) -> None:
-        model = self.model
-        source = getattr(model, self._attribute)
-        edges = self._edges.get((name, source))
-        if edges is None:
-            if name in self._ignored:
-                return
-            raise MachineError(f"Can't trigger event {name} from state {source}!")
-        for edge in edges:
-            for condition, wanted in edge.conditions:
-                if condition(**kwargs) != wanted:
-                    break
-            else:
-                break
-        else:
-            return
-        for callback in edge.leaving:
-            callback(**kwargs)
-        if edge.dest is not None:
-            setattr(model, self._attribute, edge.dest)
-        for callback in edge.arriving:
-            callback(**kwargs)
