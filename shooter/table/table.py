@@ -198,9 +198,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def press(self) -> list[Event]:
         """One press the shooter served: pays an owed press or is the current player's draw."""
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
-        if self.game is not None and self.game.exact:
+        game = self.game
+        if game is not None and game.exact:
             return self._press_exact()
-        if self.game is None or not self.machine.may("serve_press", self.phase):
+        if game is None or not self.machine.may("serve_press", self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
         return self._run(None, "serve_press", finish=self._end_round_if_out, forget="press")
 
