@@ -478,19 +478,22 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     # --- queries ----------------------------------------------------------------
     def press_owner(self) -> tuple[int | None, str]:
         """(seat the next served press belongs to, "draw" or the owed reason); changes nothing."""
-        if self.game is None or self.phase != "play":
+        game = self.game
+        if game is None or self.phase != "play":
             return None, "draw"
-        head = self.game.head
-        return (head.seat, head.reason) if head else (self.game.current, "draw")
+        if game.queue:  # the head of the queue (asked several times a press: no game.head call)
+            head = game.queue[0]
+            return head.seat, head.reason
+        return game.current, "draw"
 
     @property
     def aim_seat(self) -> int | None:
         """S-AIM: the shooter points at the current player, or while presses are owed
         at the seat that receives the cards (the head of the owed queue)."""
-        if self.game is None:
+        game = self.game
+        if game is None:
             return None
-        head = self.game.head
-        return head.seat if head else self.game.current
+        return game.queue[0].seat if game.queue else game.current
 
     def status(self) -> dict[str, Any] | None:
         """The protocol's status "game" object (plus a few fields), or None without a game."""
