@@ -10,8 +10,9 @@ the events they emitted (dicts without ``t``, in order).
 Undo keeps snapshots of the game (``history``, newest last, at most
 ``UNDO_LEVELS``): ``round start``, ``play``, ``uno``, ``catch``, ``penalty``,
 ``set``, ``hand`` and ``score`` can be taken back. A served press in phase
-play clears the history (its cards are out); so does ``game new``. ``undo``
-announces the restored situation: ``owed`` for the head of the queue, or
+play clears the history (its cards are out), as does an exact variant's deal
+(``round start``, its shots, a void ``first``); so does ``game new``. A refused
+``undo`` names what cleared it (``UNDO_BLOCKED``). ``undo`` announces the restored situation: ``owed`` for the head of the queue, or
 ``turn`` when nothing is owed (in phase play only).
 """
 
@@ -38,10 +39,10 @@ from .args import (
     VARIANT,
     whole,
 )
-from .base import Event
+from .base import UNDO_BLOCKED, Event
 from .cards import deck_points, hand_points, parse_card
 from .editions import DECK_SIZE, SWAP, TARGETED_DRAW, deck, exact_deck_points, exact_hand_points, parse_deck_card
-from .exact import HAND_SIZE, ExactRules
+from .exact import DEALT, HAND_SIZE, ExactRules
 from .machine import build_machine
 from .options import RuleOptions
 from .penalties import PenaltyRules
@@ -122,7 +123,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.rng = rng or random.Random()
         self.game = None
         self.history = []  # [{"command": name, "game": snapshot before it}]
-        self.undo_blocker = None  # "press" once a press cleared the history
+        self.undo_blocker = None  # "press" or "deal" (UNDO_BLOCKED) once its cards cleared the history
         self._events = []
         self.machine = build_machine(self, "none")
 
@@ -270,10 +271,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
         if not self.history:
-            if self.undo_blocker == "press":
-                raise CommandError("cannot-undo",
-                                   "The last thing was a press; its cards are out and cannot be taken back.")
-            raise CommandError("cannot-undo", "There is nothing to undo.")
+            blocked = None if self.undo_blocker is None else UNDO_BLOCKED.get(self.undo_blocker)
+            raise CommandError("cannot-undo", blocked or "There is nothing to undo.")
         entry = self.history.pop()
         self._restore(entry["game"])
         self._events = []
@@ -301,7 +300,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         deals = g.dealer if dealer is None else self._seat(dealer, "dealer")
         least = HAND_SIZE * len(g.in_game) + 1
         deck_cards = whole(least, MAX_CARDS)("cards", DECK_SIZE if cards is None else cards)
-        return self._run(None, "deal_round", dealer=deals, cards=deck_cards, announce=True, forget="press")
+        return self._run(None, "deal_round", dealer=deals, cards=deck_cards, announce=True, forget="deal")
 
     def first_card(self, card: object) -> list[Event]:
         """`first CARD`: the card the dealer turned up (classic and flip)."""
@@ -312,7 +311,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         name, _ = parse_deck_card(card, g.variant, "light")
         stands = self._first_stands(name)
         return self._run("first" if stands else None, "turn_up", card=name, announce=True,
-                         forget=None if stands else "press")
+                         forget=None if stands else "deal")  # a void first card: one more card of the deal
 
     def _play_target(self, g: GameState, seat: object, target: object, last: object) -> int | None:
         """A play's ``target=`` (None without one), once its ``seat=`` (the current player's, if given) and
@@ -438,10 +437,13 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def count_shot(self, planned: int, ejected: int | None) -> list[Event]:
         """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants)."""
-        if self.game is None or not self.game.exact or not self.machine.may("count_shot", self.phase):
+        game = self.game
+        if game is None or not game.exact or not self.machine.may("count_shot", self.phase):
             return []
+        dealt = game.queue and game.queue[0].reason in DEALT  # the deal's shots (and the first card)
         return self._run(None, "count_shot", planned=planned, ejected=ejected or 0,
-                         finish=self._end_round_if_out if self.phase == "play" else None, forget="press")
+                         finish=self._end_round_if_out if self.phase == "play" else None,
+                         forget="deal" if dealt else "press")
 
     def due(self) -> tuple[int, str, int] | None:
         """Exact variants: (seat, reason, cards) the next shot serves, or None."""
@@ -543,7 +545,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
-        ("press" or "game") clears the undo history instead. After the trigger
+        clears the undo history instead: "game", or what ``undo`` then names as the reason
+        (a key of UNDO_BLOCKED: "press", "deal"). After the trigger
         the rule windows move as its rule says (``_move_windows``, the one place).
 
         Rolling back needs only a copy of the game (``GameState.clone``); the snapshot of the game
@@ -569,7 +572,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.machine.set_state("none" if rollback is None else phase)
             raise
         if forget:
-            self.history, self.undo_blocker = [], ("press" if forget == "press" else None)
+            self.history, self.undo_blocker = [], (None if forget == "game" else forget)
         elif command is not None:
             self.history = (self.history + [{"command": command, "game": before}])[-UNDO_LEVELS:]
         return self._events
