@@ -12,8 +12,9 @@ Undo keeps snapshots of the game (``history``, newest last, at most
 ``set``, ``hand`` and ``score`` can be taken back. A served press in phase
 play clears the history (its cards are out), as does an exact variant's deal
 (``round start``, its shots, a void ``first``); so does ``game new``. A refused
-``undo`` names what cleared it (``UNDO_BLOCKED``). ``undo`` announces the restored situation: ``owed`` for the head of the queue, or
-``turn`` when nothing is owed (in phase play only).
+``undo`` names what cleared it (``UNDO_BLOCKED``). ``undo`` announces the
+restored situation: ``owed`` for the head of the queue, or ``turn`` when
+nothing is owed (in phase play only).
 """
 
 from __future__ import annotations
