@@ -171,14 +171,25 @@ class GameState:
         return self.queue[0] if self.queue else None
 
     # --- data ---------------------------------------------------------------
+    def press_copy(self) -> GameState:
+        """A copy to roll an Uno Extreme press back to (``Table.press``): only the owed queue is copied,
+        entries too (a press pays them in place); every other container is shared, as the rules a press
+        runs (T-PRESS, the windows, E-OUT) only ever replace them whole (tests/test_table_rollback.py
+        checks that they do)."""
+        data = self.__dict__.copy()
+        data["queue"] = ([Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
+                         if self.queue else [])  # (no comprehension frame for an empty list)
+        twin = object.__new__(GameState)
+        twin.__dict__ = data
+        return twin
+
     def clone(self) -> GameState:
         """An independent copy to roll a command back to (``Table._run``): every container a rule
         changes in place is copied; ``last_play`` is shared, as rules only ever replace it whole.
 
         Much cheaper than a :func:`snapshot` (no JSON data, no checks when restored)."""
-        data = self.__dict__.copy()
-        data["queue"] = ([Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
-                         if self.queue else [])  # (no comprehension frame for an empty list)
+        twin = self.press_copy()
+        data = twin.__dict__
         data["totals"] = self.totals.copy()
         data["out"] = self.out.copy()
         data["reports"] = self.reports.copy()
@@ -189,8 +200,6 @@ class GameState:
         if self.challenge is not None:
             data["challenge"] = self.challenge.copy()
         data["uno_windows"] = [w.copy() for w in self.uno_windows] if self.uno_windows else []
-        twin = object.__new__(GameState)
-        twin.__dict__ = data
         return twin
 
     def to_dict(self) -> dict[str, Any]:
