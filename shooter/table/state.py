@@ -174,7 +174,7 @@ class GameState:
     def press_copy(self) -> GameState:
         """A copy to roll an Uno Extreme press back to (``Table.press``): only the owed queue is copied,
         entries too (a press pays them in place); every other container is shared, as the rules a press
-        runs (T-PRESS, the windows, E-OUT) only ever replace them whole (tests/test_table_rollback.py
+        runs (the draw, the windows, the end of a round) only ever replace them whole (tests/test_table_rollback.py
         checks that they do)."""
         data = self.__dict__.copy()
         data["queue"] = ([Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
