@@ -121,9 +121,9 @@ class GameState:
     def __post_init__(self) -> None:
         if not self.totals:
             self.totals = {seat: 0 for seat in range(1, self.players + 1)}
-        self.fix_variant()
+        self.derive_from_variant()
 
-    def fix_variant(self) -> None:
+    def derive_from_variant(self) -> None:
         """Work out what follows from ``variant`` (call again if it is ever assigned after the game is made).
 
         ``exact``: an exact variant, the shooter counts every card (editions.py). A plain attribute, not a
@@ -334,7 +334,7 @@ class _Loader:
     def exact_fields(self, game: GameState, data: dict[str, Any], players: int) -> None:
         """The exact variants' fields (defaults where a saved state lacks them)."""
         game.variant = self.choice(data, "variant", VARIANTS)
-        game.fix_variant()
+        game.derive_from_variant()
         game.start = self.choice_or_none(data, "start", START_RULES)
         game.side = self.choice_or_none(data, "side", SIDES)
         if data["hands"] is not None:
