@@ -23,13 +23,15 @@ What it runs is the subset the shooter needs, with the same meaning as a
 
 Why not ``transitions.Machine`` itself: it costs about 10 µs a trigger (event
 objects, partials, debug logging on every step), more than a whole bare gpiozero
-button-to-motor press; this costs about 1 µs. Callbacks are looked up by name once.
+button-to-motor press; this costs about 1 µs. Callbacks are looked up by name once, and each declared transition
+keeps, per source state, the callbacks it runs in order (``before`` and ``on_exit``; ``on_enter`` and ``after``).
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, NamedTuple
 
 from transitions import MachineError
@@ -46,10 +48,12 @@ def _names(value: str | Iterable[str] | None) -> list[str]:
 
 
 class _Edge(NamedTuple):
+    """One declared transition from one source state, its callbacks in the order they run."""
+
     dest: str | None
     conditions: tuple[tuple[Callback, bool], ...]   # (condition, the value it must return)
-    before: tuple[Callback, ...]
-    after: tuple[Callback, ...]
+    leaving: tuple[Callback, ...]   # ``before``, then (dest not None) the source's ``on_exit``
+    arriving: tuple[Callback, ...]  # (dest not None) the destination's ``on_enter``, then ``after``
 
 
 class TableMachine:
@@ -65,7 +69,7 @@ class TableMachine:
             return tuple(getattr(model, name) for name in _names(value))
 
         self._enter = {s["name"]: bound(s.get("on_enter")) for s in states}
-        self._exit = {s["name"]: bound(s.get("on_exit")) for s in states}
+        exits = {s["name"]: bound(s.get("on_exit")) for s in states}
         self._edges: dict[tuple[str, str], list[_Edge]] = {}
         triggers: set[str] = set()
         for t in transitions:
@@ -75,10 +79,12 @@ class TableMachine:
                 raise ValueError(f"{t['trigger']}: unknown state {dest!r}")
             conditions = tuple([(getattr(model, c), True) for c in _names(t.get("conditions"))]
                                + [(getattr(model, c), False) for c in _names(t.get("unless"))])
-            edge = _Edge(dest, conditions, bound(t.get("before")), bound(t.get("after")))
+            before, after = bound(t.get("before")), bound(t.get("after"))
             for source in sources:
                 if source not in names:
                     raise ValueError(f"{t['trigger']}: unknown state {source!r}")
+                edge = (_Edge(dest, conditions, before, after) if dest is None
+                        else _Edge(dest, conditions, before + exits[source], self._enter[dest] + after))
                 self._edges.setdefault((t["trigger"], source), []).append(edge)
             triggers.add(t["trigger"])
         self._ignored = frozenset(ignore_elsewhere)
@@ -100,59 +106,44 @@ class TableMachine:
         setattr(self.model, self._attribute, name)
 
     def _puller(self, trigger: str) -> Callable[..., bool]:
-        pull_now = self._pull
-
-        def pull(**kwargs: Any) -> bool:
-            return pull_now(trigger, kwargs)
-        pull.__name__ = pull.__qualname__ = trigger
+        pull = partial(self.trigger, trigger)   # (a partial: no frame of its own per pull)
+        pull.__name__ = pull.__qualname__ = trigger  # type: ignore[attr-defined]
         pull.__doc__ = f"Pull the {trigger!r} trigger (see the transitions table)."
         return pull
 
     def trigger(self, name: str, **kwargs: Any) -> bool:
         """Run ``name`` now, or after the trigger that is running. Always True, like a queued
         ``transitions.Machine``."""
-        return self._pull(name, kwargs)
-
-    def _pull(self, name: str, kwargs: dict[str, Any]) -> bool:
         if self._running:
             self._queue.append((name, kwargs))
             return True
         self._running = True
+        model, attribute, queue = self.model, self._attribute, self._queue
         try:
-            self._run(name, kwargs)
-            queue = self._queue
-            while queue:
-                self._run(*queue.popleft())
+            while True:  # this trigger, then each one its callbacks pulled, in order (one frame for all)
+                source = getattr(model, attribute)
+                edges = self._edges.get((name, source))
+                if edges is None:
+                    if name not in self._ignored:
+                        raise MachineError(f"Can't trigger event {name} from state {source}!")
+                    edges = []
+                for dest, conditions, leaving, arriving in edges:  # the first whose conditions hold
+                    for condition, wanted in conditions:
+                        if condition(**kwargs) != wanted:
+                            break
+                    else:
+                        for callback in leaving:
+                            callback(**kwargs)
+                        if dest is not None:
+                            setattr(model, attribute, dest)
+                        for callback in arriving:
+                            callback(**kwargs)
+                        break
+                if not queue:
+                    return True
+                name, kwargs = queue.popleft()
         except BaseException:
-            self._queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
+            queue.clear()  # what was queued behind a failed trigger is dropped, as transitions does
             raise
         finally:
             self._running = False
-        return True
-
-    def _run(self, name: str, kwargs: dict[str, Any]) -> None:
-        model = self.model
-        source = getattr(model, self._attribute)
-        edges = self._edges.get((name, source))
-        if edges is None:
-            if name in self._ignored:
-                return
-            raise MachineError(f"Can't trigger event {name} from state {source}!")
-        for edge in edges:
-            for condition, wanted in edge.conditions:
-                if condition(**kwargs) != wanted:
-                    break
-            else:
-                break
-        else:
-            return
-        for callback in edge.before:
-            callback(**kwargs)
-        if edge.dest is not None:
-            for callback in self._exit[source]:
-                callback(**kwargs)
-            setattr(model, self._attribute, edge.dest)
-            for callback in self._enter[edge.dest]:
-                callback(**kwargs)
-        for callback in edge.after:
-            callback(**kwargs)

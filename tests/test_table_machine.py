@@ -109,3 +109,18 @@ def test_keyword_arguments_reach_conditions_and_callbacks():
     assert model.where == "a" and model.seen == []
     machine.trigger("go", n=5)
     assert model.where == "b" and model.seen == [5]
+
+
+def test_a_draw_press_does_not_pull_end_round_but_a_last_cards_paid_press_ends_the_round():
+    table = Table(rng=random.Random(1))
+    table.new_game(3, dealer=1)
+    table.start_round("5")
+    pulled = []
+    end_round = table.end_round
+    table.end_round = lambda **kwargs: pulled.append(table.phase) or end_round(**kwargs)
+    table.press()                                   # seat 2 draws: nobody went out
+    assert pulled == []
+    table.play("hit2", last=True)                   # seat 3 goes out on a hit 2, seat 1 owes two presses
+    table.press()
+    table.press()
+    assert pulled == ["play"] * 3 and table.phase == "scoring"   # after the play and each press

@@ -6,6 +6,7 @@ hand counted, a window opened) and check that nothing of it is left, and that th
 a twin that never failed does.
 """
 
+import copy
 import random
 
 import pytest
@@ -169,3 +170,39 @@ def test_a_clone_shares_no_container_a_rule_changes_in_place():
     for ours, theirs in [*zip(game.queue, twin.queue, strict=True),
                           *zip(game.uno_windows, twin.uno_windows, strict=True)]:
         assert ours is not theirs
+
+
+# An Uno Extreme press rolls back to GameState.press_copy, which copies only the owed queue: each press a
+# game can see here must leave every other list and dict of the game as it was (replaced whole, if at all).
+PRESSES = {
+    "a draw press closing an Uno window": [("play", "5")],
+    "a draw press after an Uno call ahead": [("uno", 2)],
+    "the victim paying a hit 2": [("play", "hit2")],
+    "the card's player paying an extreme hit": [("play", "extreme-hit", None, 4)],
+    "an advice penalty paid": [("penalty", "advice", 3)],
+    "the last press of a last card's hit 2 ending the round": [("play", "hit2", None, None, True), ("press",)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRESSES))
+def test_an_extreme_press_changes_no_list_or_dict_but_the_queue_in_place(name):
+    table = extreme(*PRESSES[name])
+    game = table.game
+    kept = {key: (value, copy.deepcopy(value)) for key, value in vars(game).items()
+            if isinstance(value, (list, dict)) and key != "queue"}
+    table.press()
+    assert {key: value for key, (value, _) in kept.items()} == {key: was for key, (_, was) in kept.items()}
+
+
+def test_a_press_that_fails_after_ending_the_round_changes_nothing(monkeypatch):
+    table = extreme(("play", "5"), ("play", "hit2", None, None, True), ("press",))   # seat 4 owes 1 more
+    real_emit = table._emit
+
+    def emit(event, **fields):
+        if event == "round-over":
+            raise Boom("a rule broke halfway")
+        real_emit(event, **fields)
+
+    monkeypatch.setattr(table, "_emit", emit)
+    fails_and_changes_nothing(table, table.press)
+    assert table.phase == "play" and table.game.going_out == 3

@@ -177,3 +177,12 @@ def test_an_undo_history_holding_another_game_is_refused():
     data["history"][0]["game"] = exact_snapshot_with_a_challenge()
     with pytest.raises(StateFileError, match=r"history\[0\]\.game is not a state of the saved game"):
         Table.from_dict(data)
+
+
+@pytest.mark.parametrize("variant", ["extreme", "classic", "flip", "all-wild"])
+def test_a_game_knows_it_is_exact_from_its_variant_when_made_copied_or_loaded(variant):
+    t = Table(rng=random.Random(3))
+    t.new_game(4, dealer=1, variant=variant)
+    exact = variant != "extreme"
+    loaded, _ = load_snapshot(snapshot(t.game, t.phase))
+    assert (t.game.exact, t.game.clone().exact, loaded.exact) == (exact, exact, exact)

@@ -155,3 +155,47 @@ def test_undo_takes_back_a_give_made_while_a_press_draw_is_owed():
     t.give(3, 2)
     assert t.undo() == [{"event": "owed", "seat": 2, "presses": 1, "reason": "draw", "cards": 1}]
     assert t.to_dict() == before
+
+
+def flip_deal_shot():
+    """Three seats of Flip, seat 1 deals: round start and every card of the deal counted out (phase first)."""
+    t = Table(rng=random.Random(1))
+    t.new_game(3, dealer=1, variant="flip")
+    t.start_round()
+    while t.dealt_next():
+        _seat, _reason, cards = t.due()
+        t.count_shot(min(cards, 7), min(cards, 7))
+    return t
+
+
+def test_undo_after_a_flip_deal_names_the_deal_not_a_press():
+    t = Table(rng=random.Random(1))
+    t.new_game(3, dealer=1, variant="flip")
+    t.start_round()
+    assert "the deal" in refused(t.undo, "cannot-undo")      # round start: the deal is being shot
+    t = flip_deal_shot()
+    message = refused(t.undo, "cannot-undo")
+    assert "the deal" in message and "press" not in message
+
+
+def test_undo_after_a_void_first_card_names_the_deal():
+    t = flip_deal_shot()
+    t.first_card("wild-draw-two")                           # FL-FIRST: void, one more card to the dealer
+    assert "the deal" in refused(t.undo, "cannot-undo")
+    _seat, _reason, cards = t.due()
+    t.count_shot(cards, cards)
+    assert "the deal" in refused(t.undo, "cannot-undo")
+
+
+def test_undo_of_a_standing_first_card_then_names_the_deal_and_a_draw_names_the_press():
+    t = flip_deal_shot()
+    t.first_card("5")
+    t.undo()                                                # the first card report is undoable
+    assert t.phase == "first"
+    assert "the deal" in refused(t.undo, "cannot-undo")
+    t.first_card("5")
+    t.press()                                               # seat 2 draws: its card is a press's
+    assert "press" in refused(t.undo, "cannot-undo")
+    _seat, _reason, cards = t.due()
+    t.count_shot(cards, cards)
+    assert "press" in refused(t.undo, "cannot-undo")

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
 Event = dict[str, Any]  # an event as the table emits it: shooter.events.Event without ``t``
 Snapshot = dict[str, Any]  # state.snapshot(): GameState fields and "phase", as JSON data
 
+# What cleared the undo history because its cards are out (``Table.undo_blocker``), and what ``undo``
+# then says: a served press, or the deal of an exact variant (its shots and a void first card's extra card).
+UNDO_BLOCKED = {
+    "press": "The last thing was a press; its cards are out and cannot be taken back.",
+    "deal": "The last thing was the deal; its cards are out and cannot be taken back.",
+}
+
 
 class TableBase:
     """The attributes of a Table (set in ``Table.__init__``) and the rules its mixins share."""
@@ -30,7 +37,7 @@ class TableBase:
     rng: random.Random
     game: GameState | None
     history: list[dict[str, Any]]  # [{"command": name, "game": snapshot before it}]
-    undo_blocker: str | None
+    undo_blocker: str | None  # a key of UNDO_BLOCKED once a command whose cards are out cleared the history
     machine: TableMachine
     _events: list[Event]
 

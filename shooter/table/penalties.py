@@ -50,7 +50,8 @@ class PenaltyRules(TableBase):
         g = self.game
         if g is None or was is None:
             return  # a new game starts with every window closed
-        player, head, ahead = was.current, was.head, was.uno_ahead
+        player, ahead = was.current, was.uno_ahead
+        head = was.queue[0] if was.queue else None  # (was.head, without a call: a press comes here)
         if g.exact:
             g.last_play = None  # no wrong-card penalty in the exact variants
             self._move_exact_windows(trigger, was.hands, player if head is None else head.seat)

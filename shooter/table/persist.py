@@ -6,7 +6,7 @@ Format (``"format": "uno-shooter/table"``, ``"version": 1``)::
      "options": {...RuleOptions...},
      "game": null or a snapshot (GameState fields + "phase"),
      "history": [{"command": "play", "game": snapshot before it}, ...],   # oldest first
-     "undo_blocker": null or "press"}
+     "undo_blocker": null, "press" or "deal"}   # what cleared the history (base.UNDO_BLOCKED)
 
 Reading checks everything and raises :class:`StateFileError` with a message
 that names the field, so the controller can keep the bad file aside and start
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from shooter.errors import StateFileError
 
+from .base import UNDO_BLOCKED
 from .options import RuleOptions
 from .state import load_snapshot, snapshot
 
@@ -90,8 +91,9 @@ def _table_from_dict(cls: type[Table], data: object, rng: random.Random | None) 
                 table.game.variant, table.game.players):
             raise StateFileError(f"Saved table state: history[{i}].game is not a state of the saved game "
                                  f"(a {entry['game']['variant']} game of {entry['game']['players']} seats).")
-    if data["undo_blocker"] not in (None, "press"):
-        raise StateFileError("Saved table state: undo_blocker must be null or 'press'.")
+    if data["undo_blocker"] is not None and data["undo_blocker"] not in UNDO_BLOCKED:
+        raise StateFileError(f"Saved table state: undo_blocker must be null or one of "
+                             f"{', '.join(map(repr, UNDO_BLOCKED))}.")
     table.undo_blocker = data["undo_blocker"]
     return table
 

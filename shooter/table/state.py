@@ -118,14 +118,17 @@ class GameState:
     uno_penalty: int = 2
     deck: int | None = None  # cards declared at round start (the magazine's count)
 
-    @property
-    def exact(self) -> bool:
-        """An exact variant: the shooter counts every card (editions.py)."""
-        return self.variant != "extreme"
-
     def __post_init__(self) -> None:
         if not self.totals:
             self.totals = {seat: 0 for seat in range(1, self.players + 1)}
+        self.derive_from_variant()
+
+    def derive_from_variant(self) -> None:
+        """Work out what follows from ``variant`` (call again if it is ever assigned after the game is made).
+
+        ``exact``: an exact variant, the shooter counts every card (editions.py). A plain attribute, not a
+        field (it is not saved) nor a property: the controller asks it several times a press."""
+        self.exact: bool = self.variant != "extreme"
 
     @property
     def counted(self) -> dict[int, int]:
@@ -168,13 +171,25 @@ class GameState:
         return self.queue[0] if self.queue else None
 
     # --- data ---------------------------------------------------------------
+    def press_copy(self) -> GameState:
+        """A copy to roll an Uno Extreme press back to (``Table.press``): only the owed queue is copied,
+        entries too (a press pays them in place); every other container is shared, as the rules a press
+        runs (the draw, the windows, the end of a round) only ever replace them whole (tests/test_table_rollback.py
+        checks that they do)."""
+        data = self.__dict__.copy()
+        data["queue"] = ([Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
+                         if self.queue else [])  # (no comprehension frame for an empty list)
+        twin = object.__new__(GameState)
+        twin.__dict__ = data
+        return twin
+
     def clone(self) -> GameState:
         """An independent copy to roll a command back to (``Table._run``): every container a rule
         changes in place is copied; ``last_play`` is shared, as rules only ever replace it whole.
 
         Much cheaper than a :func:`snapshot` (no JSON data, no checks when restored)."""
-        data = self.__dict__.copy()
-        data["queue"] = [Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
+        twin = self.press_copy()
+        data = twin.__dict__
         data["totals"] = self.totals.copy()
         data["out"] = self.out.copy()
         data["reports"] = self.reports.copy()
@@ -184,9 +199,7 @@ class GameState:
             data["hands"] = self.hands.copy()
         if self.challenge is not None:
             data["challenge"] = self.challenge.copy()
-        data["uno_windows"] = [w.copy() for w in self.uno_windows]
-        twin = object.__new__(GameState)
-        twin.__dict__ = data
+        data["uno_windows"] = [w.copy() for w in self.uno_windows] if self.uno_windows else []
         return twin
 
     def to_dict(self) -> dict[str, Any]:
@@ -321,6 +334,7 @@ class _Loader:
     def exact_fields(self, game: GameState, data: dict[str, Any], players: int) -> None:
         """The exact variants' fields (defaults where a saved state lacks them)."""
         game.variant = self.choice(data, "variant", VARIANTS)
+        game.derive_from_variant()
         game.start = self.choice_or_none(data, "start", START_RULES)
         game.side = self.choice_or_none(data, "side", SIDES)
         if data["hands"] is not None:

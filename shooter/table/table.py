@@ -10,9 +10,11 @@ the events they emitted (dicts without ``t``, in order).
 Undo keeps snapshots of the game (``history``, newest last, at most
 ``UNDO_LEVELS``): ``round start``, ``play``, ``uno``, ``catch``, ``penalty``,
 ``set``, ``hand`` and ``score`` can be taken back. A served press in phase
-play clears the history (its cards are out); so does ``game new``. ``undo``
-announces the restored situation: ``owed`` for the head of the queue, or
-``turn`` when nothing is owed (in phase play only).
+play clears the history (its cards are out), as does an exact variant's deal
+(``round start``, its shots, a void ``first``); so does ``game new``. A refused
+``undo`` names what cleared it (``UNDO_BLOCKED``). ``undo`` announces the
+restored situation: ``owed`` for the head of the queue, or ``turn`` when
+nothing is owed (in phase play only).
 """
 
 from __future__ import annotations
@@ -38,10 +40,10 @@ from .args import (
     VARIANT,
     whole,
 )
-from .base import Event
+from .base import UNDO_BLOCKED, Event
 from .cards import deck_points, hand_points, parse_card
 from .editions import DECK_SIZE, SWAP, TARGETED_DRAW, deck, exact_deck_points, exact_hand_points, parse_deck_card
-from .exact import HAND_SIZE, ExactRules
+from .exact import DEALT, HAND_SIZE, ExactRules
 from .machine import build_machine
 from .options import RuleOptions
 from .penalties import PenaltyRules
@@ -122,7 +124,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.rng = rng or random.Random()
         self.game = None
         self.history = []  # [{"command": name, "game": snapshot before it}]
-        self.undo_blocker = None  # "press" once a press cleared the history
+        self.undo_blocker = None  # "press" or "deal" (UNDO_BLOCKED) once its cards cleared the history
         self._events = []
         self.machine = build_machine(self, "none")
 
@@ -193,16 +195,18 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                                f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         self._check_target(name, aim)
         return self._run("play", "play_card", card=name, target=aim, last=last,
-                         announce=True, finish=self.end_round)
+                         announce=True, finish=self._end_round_if_out)
 
     def press(self) -> list[Event]:
         """One press the shooter served: pays an owed press or is the current player's draw."""
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
-        if self.game is not None and self.game.exact:
+        game = self.game
+        if game is not None and game.exact:
             return self._press_exact()
-        if self.game is None or not self.machine.may("serve_press", self.phase):
+        if game is None or not self.machine.may("serve_press", self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return self._run(None, "serve_press", finish=self.end_round, forget="press")
+        return self._run(None, "serve_press", finish=self._end_round_if_out, forget="press",
+                         rollback_copy=GameState.press_copy)
 
     def uno(self, seat: object) -> list[Event]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
@@ -269,10 +273,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if self.game is None:
             raise CommandError("no-game", "There is no game; start one with game new.")
         if not self.history:
-            if self.undo_blocker == "press":
-                raise CommandError("cannot-undo",
-                                   "The last thing was a press; its cards are out and cannot be taken back.")
-            raise CommandError("cannot-undo", "There is nothing to undo.")
+            blocked = None if self.undo_blocker is None else UNDO_BLOCKED.get(self.undo_blocker)
+            raise CommandError("cannot-undo", blocked or "There is nothing to undo.")
         entry = self.history.pop()
         self._restore(entry["game"])
         self._events = []
@@ -300,7 +302,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         deals = g.dealer if dealer is None else self._seat(dealer, "dealer")
         least = HAND_SIZE * len(g.in_game) + 1
         deck_cards = whole(least, MAX_CARDS)("cards", DECK_SIZE if cards is None else cards)
-        return self._run(None, "deal_round", dealer=deals, cards=deck_cards, announce=True, forget="press")
+        return self._run(None, "deal_round", dealer=deals, cards=deck_cards, announce=True, forget="deal")
 
     def first_card(self, card: object) -> list[Event]:
         """`first CARD`: the card the dealer turned up (classic and flip)."""
@@ -311,7 +313,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         name, _ = parse_deck_card(card, g.variant, "light")
         stands = self._first_stands(name)
         return self._run("first" if stands else None, "turn_up", card=name, announce=True,
-                         forget=None if stands else "press")
+                         forget=None if stands else "deal")  # a void first card: one more card of the deal
 
     def _play_target(self, g: GameState, seat: object, target: object, last: object) -> int | None:
         """A play's ``target=`` (None without one), once its ``seat=`` (the current player's, if given) and
@@ -339,7 +341,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                                                f"targeted-draw-two and forced-swap only, and they need it; "
                                                f"not with {name}.")
         return self._run("play", "play_exact", card=name, target=aim, last=last, announce=True,
-                         finish=self.end_round)
+                         finish=self._end_round_if_out)
 
     def _press_exact(self) -> list[Event]:
         """A press in an exact variant: serves the head of the queue in full, or is the draw.
@@ -398,7 +400,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
         if head.served == 0:
             raise CommandError("bad-argument", "No card has been shot for this draw yet.")
-        return self._run("colour-found", "find_colour", finish=self.end_round)
+        return self._run("colour-found", "find_colour", finish=self._end_round_if_out)
 
     def give(self, seat: object, cards: object) -> list[Event]:
         """`give seat=S cards=N`: N cards owed to S, like a penalty."""
@@ -437,10 +439,13 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def count_shot(self, planned: int, ejected: int | None) -> list[Event]:
         """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants)."""
-        if self.game is None or not self.game.exact or not self.machine.may("count_shot", self.phase):
+        game = self.game
+        if game is None or not game.exact or not self.machine.may("count_shot", self.phase):
             return []
+        dealt = game.queue and game.queue[0].reason in DEALT  # the deal's shots (and the first card)
         return self._run(None, "count_shot", planned=planned, ejected=ejected or 0,
-                         finish=self.end_round if self.phase == "play" else None, forget="press")
+                         finish=self._end_round_if_out if self.phase == "play" else None,
+                         forget="deal" if dealt else "press")
 
     def due(self) -> tuple[int, str, int] | None:
         """Exact variants: (seat, reason, cards) the next shot serves, or None."""
@@ -477,19 +482,22 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     # --- queries ----------------------------------------------------------------
     def press_owner(self) -> tuple[int | None, str]:
         """(seat the next served press belongs to, "draw" or the owed reason); changes nothing."""
-        if self.game is None or self.phase != "play":
+        game = self.game
+        if game is None or self.phase != "play":
             return None, "draw"
-        head = self.game.head
-        return (head.seat, head.reason) if head else (self.game.current, "draw")
+        if game.queue:  # the head of the queue (asked several times a press: no game.head call)
+            head = game.queue[0]
+            return head.seat, head.reason
+        return game.current, "draw"
 
     @property
     def aim_seat(self) -> int | None:
         """S-AIM: the shooter points at the current player, or while presses are owed
         at the seat that receives the cards (the head of the owed queue)."""
-        if self.game is None:
+        game = self.game
+        if game is None:
             return None
-        head = self.game.head
-        return head.seat if head else self.game.current
+        return game.queue[0].seat if game.queue else game.current
 
     def status(self) -> dict[str, Any] | None:
         """The protocol's status "game" object (plus a few fields), or None without a game."""
@@ -535,19 +543,22 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.machine.set_state(phase)
 
     def _run(self, command: str | None, trigger: str, announce: bool = False,
-             finish: Callable[[], object] | None = None, forget: str | None = None, **kwargs: Any) -> list[Event]:
+             finish: Callable[[], object] | None = None, forget: str | None = None,
+             rollback_copy: Callable[[GameState], GameState] = GameState.clone, **kwargs: Any) -> list[Event]:
         """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
-        ("press" or "game") clears the undo history instead. After the trigger
+        clears the undo history instead: "game", or what ``undo`` then names as the reason
+        (a key of UNDO_BLOCKED: "press", "deal"). After the trigger
         the rule windows move as its rule says (``_move_windows``, the one place).
 
-        Rolling back needs only a copy of the game (``GameState.clone``); the snapshot of the game
+        Rolling back needs only a copy of the game (``GameState.clone``, or ``rollback_copy``: an
+        Extreme press copies only what it changes in place, ``GameState.press_copy``); the snapshot of the game
         before (JSON data, for the undo level and a play's ``last_play``) is made from that copy,
         after the trigger and only for an undoable command: a press makes none.
         """
         game, phase = self.game, self.phase
-        rollback = None if game is None else game.clone()
+        rollback = None if game is None else rollback_copy(game)
         old_head = game.head.public() if announce and game and game.head else None
         self._events = []
         before = None
@@ -565,10 +576,18 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.machine.set_state("none" if rollback is None else phase)
             raise
         if forget:
-            self.history, self.undo_blocker = [], ("press" if forget == "press" else None)
+            self.history, self.undo_blocker = [], (None if forget == "game" else forget)
         elif command is not None:
             self.history = (self.history + [{"command": command, "game": before}])[-UNDO_LEVELS:]
         return self._events
+
+    def _end_round_if_out(self) -> None:
+        """Pull ``end_round`` (after a command in phase play) unless its first condition,
+        ``_someone_went_out``, already says no: then the trigger would do nothing, so a draw press
+        or an ordinary play does not pull it at all. The trigger still asks both its conditions."""
+        game = self.game
+        if game is not None and game.going_out is not None:
+            self.end_round()
 
     def _set_up_game(self, game: GameState) -> None:
         self.game = game

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from .base import Event, TableBase
 from .cards import CARDS, EXTREME_HIT, HIT, PLAIN, REVERSE, SKIP
-from .state import Owed
+from .state import GameState, Owed
 
 # F-*: what the card turned up at round start does (method per card name).
 FIRST_CARD = {
@@ -58,7 +58,8 @@ class TurnRules(TableBase):
         """`turn` for the current seat, if it may act now (nothing owed, round on)."""
         g = self._game
         if self.phase == "play" and not g.queue and g.going_out is None:
-            self._emit("turn", seat=g.current, direction=g.direction)
+            # (the event as _emit builds it, built here: every draw press sends one)
+            self._events.append({"event": "turn", "seat": g.current, "direction": g.direction})
 
     def _announce(self, old_head: Event | None) -> None:
         """After a command: `owed` if the head of the queue changed, else `turn` when nothing is owed."""
@@ -198,7 +199,7 @@ class TurnRules(TableBase):
         if g.queue:
             self._pay_owed_press()
         else:
-            self._draw()
+            self._draw(g)
 
     def _pay_owed_press(self) -> None:
         # T-EXACT: presses are counted exactly; the queue never owes more than the rules do.
@@ -213,11 +214,12 @@ class TurnRules(TableBase):
         g.queue.pop(0)
         self._announce(None)  # the new head, or the turn once nothing is owed
 
-    def _draw(self) -> None:
+    def _draw(self, g: GameState) -> None:
         # T-PRESS: nothing owed: the current player presses once, whatever comes
         # out (nothing or a burst) is theirs, and the turn is over either way.
-        g = self._game
-        g.current = g.next_seat(g.current_seat)
+        current = g.current
+        assert current is not None, "a draw press outside a round"
+        g.current = g.next_seat(current)
         self._announce_turn()
 
     # --- set: corrections ---------------------------------------------------------
