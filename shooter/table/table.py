@@ -585,8 +585,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """Pull ``end_round`` (after a command in phase play) unless its first condition,
         ``_someone_went_out``, already says no: then the trigger would do nothing, so a draw press
         or an ordinary play does not pull it at all. The trigger still asks both its conditions."""
-        game = self.game
-        if game is not None and game.going_out is not None:
+        if self.game is not None and self._someone_went_out():
             self.end_round()
 
     def _set_up_game(self, game: GameState) -> None:
