@@ -180,16 +180,21 @@ def test_the_page_played_on_a_phone(server, browser):
     for name in ("Press", "Uno", "Catch"):
         expect(button(page, name)).to_be_visible()
 
-    # seat 2 plays a Hit 2: seat 3 owes two presses; two presses pay them
+    # seat 2 plays a Hit 2: seat 3 owes two presses; two presses pay them. The heading, read first, names who
+    # presses while something is owed (the table's turn is already seat 4's: said below it), then whose turn it is
     button(page, "Hit 2").click()
     expect(page.locator("#owed")).to_have_text("Seat 3 presses 2× (Hit 2)")
+    turn_line(page, "Seat 3 presses 2×")
+    expect(page.locator("#direction")).to_have_text("Round 1 · clockwise · then Seat 4 to play")
     expect(button(page, "Seat 3 (2×)")).to_be_visible()
     shot(page, "table-en")
     button(page, "Press").click()
     expect(button(page, "Seat 3 (1×)")).to_be_visible()
+    turn_line(page, "Seat 3 presses 1×")
     button(page, "Press").click()
     expect(page.locator("#owed")).to_have_text("Nothing owed.")
     turn_line(page, "Seat 4 to play")
+    expect(page.locator("#direction")).to_have_text("Round 1 · clockwise")
 
     # seat 4 plays a number; seat 1 an Extreme Hit at seat 4, taken back
     button(page, "Number").click()
@@ -199,6 +204,7 @@ def test_the_page_played_on_a_phone(server, browser):
     shot(page, "target-en")
     button(page, "Seat 4").click()
     expect(page.locator("#owed")).to_have_text("Seat 1 presses 2× for Seat 4 (Extreme Hit)")
+    turn_line(page, "Seat 1 presses 2× for Seat 4")  # the card's player presses, the shooter points at seat 4
     expect(button(page, "Undo", exact=False)).to_have_text("Undo: the play")
     button(page, "Undo", exact=False).click()
     expect(page.locator("#owed")).to_have_text("Nothing owed.")
@@ -236,6 +242,7 @@ def test_the_page_played_on_a_phone(server, browser):
     turn_line(page, "Plaats 3 is aan de beurt")
     button(page, "Druk 2 keer").click()
     expect(page.locator("#owed")).to_have_text("Plaats 4 drukt 2× (Druk 2 keer)")
+    turn_line(page, "Plaats 4 drukt 2×")
     for card in ("Cijferkaart", "Sla over", "Keer om", "Alles afleggen", "Kleurkeuze", "Schieterkeuze"):
         expect(button(page, card)).to_be_visible()
     shot(page, "table-nl")
@@ -308,6 +315,7 @@ def new_exact_game(page, server, variant):
         expect(page.get_by_role("heading", name="Seat 2 to play", exact=True)).to_be_visible(timeout=DEAL)
         return
     expect(page.get_by_text("The shooter is dealing…")).to_be_visible()  # no first card before the deal is done
+    expect(page.locator("#turn")).to_have_text(re.compile(r"^Seat [1-3] gets [1-7] cards?$"))  # the seat dealt to
     expect(button(page, "Report the first card")).to_be_hidden()
     expect(button(page, "Report the first card")).to_be_visible(timeout=DEAL)
     turn_line(page, "Seat 1 turns up the first card")
@@ -334,6 +342,7 @@ def test_a_classic_game_dealt_and_played_on_a_phone(server, browser):
     # seat 2 plays a Draw Two: seat 3 is owed 2 cards; one press shoots both, counted
     button(page, "Draw Two").click()
     expect(page.locator("#owed")).to_have_text("Seat 3 gets 2 cards (Draw Two)")
+    turn_line(page, "Seat 3 gets 2 cards")
     expect(button(page, "Seat 3 (+2), 7 cards")).to_be_visible()
     expect(button(page, "Seat 2, 6 cards")).to_be_visible()
     expect(page.locator("#cta")).to_have_text("Seat 3: one press shoots 2 cards.")
@@ -372,6 +381,7 @@ def test_a_flip_game_turns_its_side_on_the_phone(server, browser):
     # seat 3 plays a Wild Draw Colour at seat 1: it may be challenged; seat 1 draws until the colour comes
     button(page, "Wild Draw Colour").click()
     expect(page.locator("#owed")).to_have_text("Seat 1 draws until the colour (Wild Draw Colour)")
+    turn_line(page, "Seat 1 draws until the colour")
     expect(page.locator("#challenge-text")).to_have_text("Seat 1 may challenge the Wild Draw Colour of Seat 3")
     expect(button(page, "Challenge: rejected")).to_be_visible()
     shot(page, "flip-en")
@@ -428,6 +438,7 @@ def test_an_all_wild_targeted_draw_two_and_forced_swap_pick_their_seat(server, b
     expect(page.locator("#mode-text")).to_have_text("Wild Targeted Draw Two: tap the seat")
     button(page, "Seat 1, 7 cards").click()
     expect(page.locator("#owed")).to_have_text("Seat 1 gets 2 cards (Wild Targeted Draw Two)")
+    turn_line(page, "Seat 1 gets 2 cards")
     button(page, "Press").click()
     expect(button(page, "Seat 1, 9 cards")).to_be_visible(timeout=DEAL)
     turn_line(page, "Seat 3 to play")  # the target keeps its turn; play goes on after the card's player

@@ -193,6 +193,39 @@ def test_a_foreign_host_header_is_refused_for_the_page_and_the_socket():
     run_web(body)
 
 
+SHOOTER = {"shooter", "shooter.local", "0.0.0.0", "localhost", "127.0.0.1"}  # host_names("0.0.0.0") on a Pi "shooter"
+
+
+def test_a_host_without_a_port_names_this_shooter_by_its_name_alone():
+    # a browser leaves out its scheme's default port (80 for http, 443 for https), which the server, listening
+    # on 8080, cannot know: reached through a TLS reverse proxy on 443 or a port forward from 80, the name decides
+    local = ("127.0.0.1", 8080)
+    assert server.own_host("shooter.local", SHOOTER, local)
+    assert server.own_host("Shooter.Local", SHOOTER, local)
+    assert server.own_host("127.0.0.1", SHOOTER, local)
+
+
+def test_a_foreign_name_is_refused_with_or_without_a_port_and_an_own_name_on_another_port_too():
+    local = ("127.0.0.1", 8080)
+    for host in ("attacker.example", "attacker.example:8080", "attacker.example:80", "shooter.local.attacker.example",
+                 "", ":8080", "shooter.local:8081", "shooter.local:80", "shooter.local:443", "shooter.local:x"):
+        assert not server.own_host(host, SHOOTER, local), host
+
+
+def test_a_page_behind_a_tls_proxy_gives_a_host_without_a_port_and_is_served():
+    async def body(web):
+        name = f"{socket.gethostname()}.local"
+        for host in (name, "localhost"):
+            assert (await web.client.get("/", headers={"Host": host})).status == 200, host
+        ws = await web.connect(Host=name, Origin=f"https://{name}")  # the page of https://NAME/ opens wss://NAME/ws
+        assert (await web.send(ws, "version"))["ok"]
+        for origin in (f"https://{name}:8443", "https://attacker.example"):  # still its own origin only
+            with pytest.raises(WSServerHandshakeError) as refused:
+                await web.client.ws_connect("/ws", headers={"Host": name, "Origin": origin})
+            assert refused.value.status == 403, origin
+    run_web(body)
+
+
 def test_the_page_may_connect_to_its_own_origin_only():
     async def body(web):
         csp = (await web.client.get("/")).headers["Content-Security-Policy"]

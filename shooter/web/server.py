@@ -64,19 +64,21 @@ def host_names(listen: str) -> set[str]:
 
 
 def own_host(host: str, names: set[str], local: tuple | None) -> bool:
-    """The Host header names this machine and the port it was reached on (DNS rebinding: a foreign
-    name that resolves here carries its own Host, and its Origin matches that Host).
+    """The Host header names this machine (DNS rebinding: a foreign name that resolves here carries its own Host,
+    and its Origin matches that Host) and, if it gives a port, the port it was reached on.
 
-    ``local`` is the connection's own (address, port): the address a client reached is always ours."""
+    ``local`` is the connection's own (address, port): the address a client reached is always ours. A Host without
+    a port means the default port of the scheme the browser used (80 for http, 443 for https), which this server
+    cannot know (a TLS reverse proxy on 443 or a port forward from 80 reaches it on its own port): the name decides."""
     try:
         parts = urlsplit("//" + host)
-        name, port = (parts.hostname or "").lower(), parts.port or 80
+        name, port = (parts.hostname or "").lower(), parts.port
     except ValueError:
         return False
     if local is None:
         return name in names
     address = str(local[0]).lower().removeprefix("::ffff:")
-    return (name in names or name == address) and port == local[1]
+    return (name in names or name == address) and port in (None, local[1])
 
 
 def without_labels(status: dict) -> dict:

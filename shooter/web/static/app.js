@@ -226,6 +226,14 @@ function owedText(o) {  // who presses, how many times, at whom, why
   }
   return t(o.by != null && o.by !== o.seat ? "owed.line_by" : "owed.line", fields);
 }
+function owedHeading(o) {  // the heading while something is owed: who presses (Extreme) or who gets the cards
+  const fields = {who: seatName(o.seat), by: seatName(o.by), n: o.presses};
+  if ("cards" in o) {
+    const left = cardsLeft(o);
+    return left == null ? t("turn.owed_colour", fields) : t("turn.owed_cards", {...fields, n: left});
+  }
+  return t(o.by != null && o.by !== o.seat ? "turn.owed_by" : "turn.owed", fields);
+}
 function owedBadge(o) { return "cards" in o ? (cardsLeft(o) == null ? "+?" : `+${cardsLeft(o)}`) : `${o.presses}×`; }
 
 function render() {
@@ -235,8 +243,10 @@ function render() {
   const game = st && st.game;
   const shooter = st ? st.shooter : null;
   const playing = game && game.phase === "play";
+  const owed = game && game.owed;
 
-  // turn, direction, owed
+  // turn, direction, owed: people read the heading first, so while something is owed it names who presses (the
+  // head of the owed queue, where the shooter points), not whose turn comes once it is paid
   if (!game) {
     $("turn").textContent = t("turn.none");
     $("direction").textContent = "";
@@ -249,19 +259,20 @@ function render() {
   } else if (game.phase === "deal") {
     $("turn").textContent = t("phase.play", {round: game.round});
     $("direction").textContent = "";
-  } else if (game.phase === "first") {
-    $("turn").textContent = t("turn.first", {who: seatName(game.dealer)});
+  } else if (game.phase === "first") {  // the exact variants: the shooter deals, then the dealer turns up a card
+    $("turn").textContent = owed ? owedHeading(owed) : t("turn.first", {who: seatName(game.dealer)});
     $("direction").textContent = t("phase.play", {round: game.round});
   } else {
-    $("turn").textContent = game.current ? t("turn.line", {who: seatName(game.current)}) : t("turn.none");
-    $("direction").textContent = `${t("phase.play", {round: game.round})} · ${t("dir." + game.direction)}`;
+    const turn = game.current ? t("turn.line", {who: seatName(game.current)}) : t("turn.none");
+    $("turn").textContent = owed ? owedHeading(owed) : turn;
+    $("direction").textContent = `${t("phase.play", {round: game.round})} · ${t("dir." + game.direction)}` +
+      (owed && game.current ? ` · ${t("turn.next", {who: seatName(game.current)})}` : "");
   }
   $("side").hidden = !(game && game.side);
   if (game && game.side) {
     $("side").textContent = t("side." + game.side);
     $("side").className = "side side-" + game.side;
   }
-  const owed = game && game.owed;
   $("owed").textContent = owed ? owedText(owed) : (game ? t("owed.nothing") : "");
   $("queue").replaceChildren(...(game ? game.queue.slice(1) : []).map((o) => {
     const li = document.createElement("li");
