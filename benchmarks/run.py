@@ -13,6 +13,8 @@ start-up is wall time (it is a latency). The baselines:
   pins (the simulator's, on the same virtual clock, wired to the same simulated shooter, whose
   roller the motor pins set going on both sides). Ours: the same pin edge through the hardware
   layer, the loop, the controller, the table, the scheduler and the shooter's state machine.
+  Where a press without a game goes (``press_parts``): each part measured by taking it out of the
+  press, side by side with the whole press.
 - start-up and memory: ``python -c "import gpiozero, serial, transitions"``.
 - games: the same lines on the table's rules alone, with the same seeds (the same games).
 - saves: encoding the state with 50 undo levels against the same game with one level.
@@ -130,10 +132,11 @@ class BarePress:
 class StackPress:
     """Ours: the same button edge through the whole controller, on the simulator, in virtual time."""
 
-    def __init__(self, players: int | None, until: str):
+    def __init__(self, players: int | None, until: str, without: str | None = None):
         from shooter.app import App
         from shooter.config import parse_config
         self.app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
+        self._take_out(without)
         self.until = until
         pins = self.app.hw.settings.pins
         factory = self.app.world.factory
@@ -148,6 +151,23 @@ class StackPress:
         if players:
             self.line(f"game new players={players} dealer=1")
             self.line("round start first=5")
+
+    def _take_out(self, part: str | None) -> None:
+        """Measure a part of the press by taking it out (``PRESS_PARTS``); the consoles still hear of
+        every shot, so the press is still seen served."""
+        ctl = self.app.controller
+        if part == "beep":
+            ctl.hw.beeper.play = lambda pattern: None
+        elif part == "events":
+            def only_shots(name, **fields):
+                if name == "shot":
+                    self._event({"event": name})
+            ctl.emit = ctl.events.emit = ctl.launcher.emit = only_shots
+            ctl.events.emit_event = lambda event: None
+        elif part == "rules":  # everything after the debounce: the press is reported at once
+            self.app.hw.button.on_press = lambda: self._event({"event": "shot"})
+        elif part is not None:
+            raise ValueError(f"unknown part {part!r}")
 
     def _event(self, obj: dict) -> None:
         name = obj.get("event")
@@ -236,6 +256,34 @@ def press_path(rounds: int, presses: int) -> dict:
     finally:
         bare.close()
     return out
+
+
+# Where a press without a game goes: each part measured by taking it out, side by side with the whole press.
+PRESS_PARTS = {
+    "edge_and_debounce_us": "rules",  # what is left when everything after the debounce is taken out
+    "beep_us": "beep",                # the accepted-press beep: a pin write and its end timer
+    "events_us": "events",            # the console events (press, shot)
+}
+
+
+def press_parts(rounds: int, presses: int) -> dict:
+    """µs of a no-game press spent in each of :data:`PRESS_PARTS` (the whole press minus the press
+    without it; the edge and debounce directly), and the whole."""
+    out: dict = {}
+    for name, part in PRESS_PARTS.items():
+        whole, lacking = StackPress(None, "motor"), StackPress(None, "motor", without=part)
+        try:
+            for _ in range(5):
+                whole.press()
+                lacking.press()
+            a, b = alternate(rounds, lambda: sum(whole.press() for _ in range(presses)) / presses,  # noqa: B023
+                             lambda: sum(lacking.press() for _ in range(presses)) / presses)  # noqa: B023
+        finally:
+            whole.close()
+            lacking.close()
+        out["whole_us"] = min(out.get("whole_us", 1e9), min(a) * 1e6)
+        out[name] = (min(b) if part == "rules" else min(a) - min(b)) * 1e6
+    return {k: round(v, 2) for k, v in out.items()}
 
 
 def virtual_presses(rounds: int, presses: int) -> dict:
@@ -565,6 +613,8 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     log("press path ...")
     paths = press_path(s["press_rounds"], s["presses"])
     result["press_path_ratio"] = {k: v["ratio"] for k, v in paths.items()}
+    log("press parts ...")
+    parts = press_parts(s["press_rounds"], s["presses"])
     log("virtual presses ...")
     virtual = virtual_presses(s["virtual_rounds"], s["virtual_presses"])
     result["virtual_presses_per_second"] = virtual["ours"]
@@ -590,9 +640,9 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     long = long_run(s["long_lines"])
     result["rss_after_100k_lines_mb"] = long["mb"]
     result["gc_max_pause_ms"] = long["gc_max_pause_ms"]
-    result["details"] = {"press_path": paths, "virtual_presses": virtual, "game": game, "bot_game": bots,
-                         "save": save, "startup": start, "rss": memory, "idle_wakeups": idle, "long_session": long,
-                         "quick": quick, "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    result["details"] = {"press_path": paths, "press_parts": parts, "virtual_presses": virtual, "game": game,
+                         "bot_game": bots, "save": save, "startup": start, "rss": memory, "idle_wakeups": idle,
+                         "long_session": long, "quick": quick, "python": sys.version.split()[0], "cpus": os.cpu_count()}
     result["goals"] = {k: g for k, (g, _) in GOALS.items() if g != "-"}
     result["met"] = {k: check(_get(result, k)) for k, (_, check) in GOALS.items() if check is not None}
     return result
@@ -613,6 +663,9 @@ def table(result: dict) -> str:
         key = f"press_path_ratio.{name}"
         rows.append((key, f"{path['ratio']:.2f}x ({path['ours_us']:.1f} us)", f"{path['baseline_us']:.1f} us",
                      GOALS[key][0], _mark(result, key)))
+    parts = d["press_parts"]
+    rows.append(("  no game, of which", ", ".join(f"{k[:-3].replace('_', ' ')} {v:.1f} us" for k, v in parts.items()
+                                                   if k != "whole_us"), "-", "-", ""))
     rows += [
         ("startup_ratio", f"{result['startup_ratio']:.2f}x ({d['startup']['ours_ms']:.0f} ms)",
          f"{d['startup']['baseline_ms']:.0f} ms", "-", ""),

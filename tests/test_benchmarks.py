@@ -15,3 +15,27 @@ def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
     assert set(result["press_path_ratio"]) == {"no_game", "firing", "in_game", "full_cycle"}
     assert set(result["met"]) == set(result["goals"])
     assert "press_path_ratio.in_game" in run.table(result)
+    assert set(result["details"]["press_parts"]) == {"whole_us", "edge_and_debounce_us", "beep_us", "events_us"}
+
+
+def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_still_served():
+    whole, quiet = run.StackPress(None, "motor"), run.StackPress(None, "motor", without="beep")
+    try:
+        for _ in range(6):
+            whole.press()
+            quiet.press()
+        assert whole.served == quiet.served == 6
+        assert len(whole.app.hw.beeper.played) > 0 and len(quiet.app.hw.beeper.played) == 0
+    finally:
+        whole.close()
+        quiet.close()
+
+
+def test_with_the_rules_taken_out_a_press_only_goes_through_the_edge_and_the_debounce():
+    bare = run.StackPress(None, "motor", without="rules")
+    try:
+        for _ in range(6):
+            bare.press()
+        assert bare.served == 6 and bare.motor_on is False and len(bare.app.hw.beeper.played) == 0
+    finally:
+        bare.close()
