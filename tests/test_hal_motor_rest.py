@@ -3,8 +3,10 @@ where it is switched on (issue 7, items 1 and 2)."""
 
 import pytest
 
-from hal import HalError, HardwareSettings, InvalidValueError, MotorRestingError, MotorSettings
+from hal import HalError, HardwareSettings, InvalidValueError, MotorRestingError, MotorSettings, VirtualClock
+from hal.motor import GpioMotor
 from hal.settings import MAX_ON_TIME_CEILING
+from sim import SimFactory
 
 
 def on_intervals(rig):
@@ -140,3 +142,27 @@ def test_a_run_after_an_emergency_stop_gets_its_whole_on_time(rig):
     assert motor.direction == "forward" and faults == []
     rig.wait(max_on * 0.2)
     assert motor.direction is None and faults == ["max-on-time"]  # this run's own guard still acts
+
+
+def test_the_thermal_budget_holds_when_run_lengths_do_not_add_up_exactly():
+    # 1.9 s then 3.0 s of runs: as the second ends the first slides out of the window, and the float
+    # running total is left a hair above the second run's own length. The window must still slide past
+    # the whole second run before a start (this fell through and allowed a start after the rest alone).
+    class ShutLid:
+        is_open = False
+
+    s = MotorSettings(max_on_time=3.0, rest_time=0.1, thermal_window=10.0, thermal_budget=3.0)
+    clock = VirtualClock()
+    pins = SimFactory(clock)
+    motor = GpioMotor(23, 24, lid=ShutLid(), clock=clock, settings=s, pin_factory=pins)
+    for start, end in ((1.0, 2.9), (13.2, 16.2)):
+        clock.advance_to(start)
+        motor.forward()
+        clock.advance_to(end)
+        motor.stop()
+    assert motor.ready_in() == pytest.approx(s.thermal_window)
+    clock.advance_to(17.08)
+    with pytest.raises(MotorRestingError):
+        motor.forward()
+    assert pins.sim_pin(23).state == 0.0
+    motor.close()
