@@ -274,7 +274,7 @@ class Launcher:
     def _seat_exists(self, seat: int | None) -> bool:
         return seat is not None and (self.seats is None or 1 <= seat <= self.seats())
 
-    def _points_at(self, seat: int) -> bool:
+    def _points_at(self, seat: int | None) -> bool:
         """It turned to ``seat`` and the seat is still at that angle (a game with another number
         of seats puts the same seat number somewhere else)."""
         return seat == self.aimed_seat and self._seat_exists(seat) and self.hw.servo.angle == self.angle_of(seat)
