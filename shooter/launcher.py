@@ -277,7 +277,8 @@ class Launcher:
     def _points_at(self, seat: int | None) -> bool:
         """It turned to ``seat`` and the seat is still at that angle (a game with another number
         of seats puts the same seat number somewhere else)."""
-        return seat == self.aimed_seat and self._seat_exists(seat) and self.hw.servo.angle == self.angle_of(seat)
+        return (seat is not None and seat == self.aimed_seat and self._seat_exists(seat)
+                and self.hw.servo.angle == self.angle_of(seat))
 
     def _serve_next(self) -> None:
         if self._timer is not None:  # a wait for the motor's rest is recomputed below
