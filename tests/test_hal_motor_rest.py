@@ -1,6 +1,8 @@
 """The motor's continuous run, its rest between runs and its thermal budget, enforced in hal
 where it is switched on (issue 7, items 1 and 2)."""
 
+import random
+
 import pytest
 
 from hal import HalError, HardwareSettings, InvalidValueError, MotorRestingError, MotorSettings, VirtualClock
@@ -166,3 +168,35 @@ def test_the_thermal_budget_holds_when_run_lengths_do_not_add_up_exactly():
         motor.forward()
     assert pins.sim_pin(23).state == 0.0
     motor.close()
+
+
+def test_no_start_is_allowed_without_room_for_a_whole_run_in_random_histories():
+    # 300 seeded histories of starts and stops at decimal times (float sums that do not add up exactly):
+    # every start the motor accepts must leave room for a whole max_on_time run in the thermal window.
+    class ShutLid:
+        is_open = False
+
+    for seed in range(300):
+        r = random.Random(seed)
+        on = r.choice([1.0, 2.0, 3.0])
+        window = r.choice([10.0, 20.0])
+        s = MotorSettings(max_on_time=on, rest_time=0.1, thermal_window=window, thermal_budget=r.choice([on, on + 1]))
+        clock = VirtualClock()
+        motor = GpioMotor(23, 24, lid=ShutLid(), clock=clock, settings=s, pin_factory=SimFactory(clock))
+        runs: list[tuple[float, float]] = []
+        t = 0.0
+        for _ in range(40):
+            t = round(t + r.choice([0.1, 0.3, 1.0, 2.5, window / 4, r.random() * window]), r.choice([1, 2]))
+            clock.advance_to(t)
+            try:
+                motor.forward()
+            except MotorRestingError:
+                continue
+            used = sum(min(b, t) - max(a, t - window) for a, b in runs if b > t - window)
+            assert used + on <= s.thermal_budget + 1e-6, (seed, t, used)
+            length = round(r.choice([0.2, 0.5, on * r.random(), on]), r.choice([1, 3]))
+            t += length
+            clock.advance_to(t)
+            motor.stop()
+            runs.append((t - length, t))
+        motor.close()
