@@ -185,7 +185,8 @@ class ServoPulses(PwmOutput):
     """
 
     def __init__(self, pin: int, settings: ServoSettings, *, pin_factory: Factory | None = None):
-        super().__init__(pin, frequency=round(1 / settings.frame_width), pin_factory=pin_factory)
+        # int(), as AngularServo: its duty cycle is pulse / frame_width at that pin frequency
+        super().__init__(pin, frequency=int(1 / settings.frame_width), pin_factory=pin_factory)
         self._pulse_width = settings.pulse_width
         self._frames_per_second = 1 / settings.frame_width
 

@@ -158,6 +158,10 @@ class GpioMotor:
                     free_at = max(free_at, a + excess + s.thermal_window)
                     break
                 excess -= b - a
+            else:
+                # Float rounding left ``excess`` a hair above the runs' lengths: the window must
+                # slide past the newest run whole (never fall through to the rest alone).
+                free_at = max(free_at, self._runs[-1][1] + s.thermal_window)
         return free_at
 
     def _start(self, direction: str, duty: float) -> None:

@@ -248,7 +248,7 @@ class Launcher:
 
     def point_at(self, seat: int | None) -> None:
         """Where the shooter should point when it has nothing to shoot (S-AIM)."""
-        if seat == self.desired_seat and (seat is None or seat == self.aimed_seat):
+        if seat == self.desired_seat and (seat is None or self._points_at(seat)):
             return  # it points there already (or is asked nowhere): serving again would change nothing
         self.desired_seat = seat
         self.serve()
@@ -274,6 +274,12 @@ class Launcher:
     def _seat_exists(self, seat: int | None) -> bool:
         return seat is not None and (self.seats is None or 1 <= seat <= self.seats())
 
+    def _points_at(self, seat: int | None) -> bool:
+        """It turned to ``seat`` and the seat is still at that angle (a game with another number
+        of seats puts the same seat number somewhere else)."""
+        return (seat is not None and seat == self.aimed_seat and self._seat_exists(seat)
+                and self.hw.servo.angle == self.angle_of(seat))
+
     def _serve_next(self) -> None:
         if self._timer is not None:  # a wait for the motor's rest is recomputed below
             self._cancel_timer()
@@ -283,7 +289,7 @@ class Launcher:
             self.desired_seat = None  # a seat of an earlier game: nowhere to turn
         if self.queue:
             seat = self.queue[0].seat
-            if seat != self.aimed_seat and self._seat_exists(seat):
+            if self._seat_exists(seat) and not self._points_at(seat):
                 self._target_seat = seat
                 self.aim()
                 return
@@ -292,7 +298,7 @@ class Launcher:
                 self._set_timer(rest, self._rested, "motor-rest")
             else:
                 self.fire()
-        elif self.desired_seat is not None and self.desired_seat != self.aimed_seat:
+        elif self.desired_seat is not None and not self._points_at(self.desired_seat):
             self._target_seat = self.desired_seat
             self.aim()
 

@@ -1,10 +1,14 @@
 """The motor's continuous run, its rest between runs and its thermal budget, enforced in hal
 where it is switched on (issue 7, items 1 and 2)."""
 
+import random
+
 import pytest
 
-from hal import HalError, HardwareSettings, InvalidValueError, MotorRestingError, MotorSettings
+from hal import HalError, HardwareSettings, InvalidValueError, MotorRestingError, MotorSettings, VirtualClock
+from hal.motor import GpioMotor
 from hal.settings import MAX_ON_TIME_CEILING
+from sim import SimFactory
 
 
 def on_intervals(rig):
@@ -140,3 +144,59 @@ def test_a_run_after_an_emergency_stop_gets_its_whole_on_time(rig):
     assert motor.direction == "forward" and faults == []
     rig.wait(max_on * 0.2)
     assert motor.direction is None and faults == ["max-on-time"]  # this run's own guard still acts
+
+
+def test_the_thermal_budget_holds_when_run_lengths_do_not_add_up_exactly():
+    # 1.9 s then 3.0 s of runs: as the second ends the first slides out of the window, and the float
+    # running total is left a hair above the second run's own length. The window must still slide past
+    # the whole second run before a start (this fell through and allowed a start after the rest alone).
+    class ShutLid:
+        is_open = False
+
+    s = MotorSettings(max_on_time=3.0, rest_time=0.1, thermal_window=10.0, thermal_budget=3.0)
+    clock = VirtualClock()
+    pins = SimFactory(clock)
+    motor = GpioMotor(23, 24, lid=ShutLid(), clock=clock, settings=s, pin_factory=pins)
+    for start, end in ((1.0, 2.9), (13.2, 16.2)):
+        clock.advance_to(start)
+        motor.forward()
+        clock.advance_to(end)
+        motor.stop()
+    assert motor.ready_in() == pytest.approx(s.thermal_window)
+    clock.advance_to(17.08)
+    with pytest.raises(MotorRestingError):
+        motor.forward()
+    assert pins.sim_pin(23).state == 0.0
+    motor.close()
+
+
+def test_no_start_is_allowed_without_room_for_a_whole_run_in_random_histories():
+    # 300 seeded histories of starts and stops at decimal times (float sums that do not add up exactly):
+    # every start the motor accepts must leave room for a whole max_on_time run in the thermal window.
+    class ShutLid:
+        is_open = False
+
+    for seed in range(300):
+        r = random.Random(seed)
+        on = r.choice([1.0, 2.0, 3.0])
+        window = r.choice([10.0, 20.0])
+        s = MotorSettings(max_on_time=on, rest_time=0.1, thermal_window=window, thermal_budget=r.choice([on, on + 1]))
+        clock = VirtualClock()
+        motor = GpioMotor(23, 24, lid=ShutLid(), clock=clock, settings=s, pin_factory=SimFactory(clock))
+        runs: list[tuple[float, float]] = []
+        t = 0.0
+        for _ in range(40):
+            t = round(t + r.choice([0.1, 0.3, 1.0, 2.5, window / 4, r.random() * window]), r.choice([1, 2]))
+            clock.advance_to(t)
+            try:
+                motor.forward()
+            except MotorRestingError:
+                continue
+            used = sum(min(b, t) - max(a, t - window) for a, b in runs if b > t - window)
+            assert used + on <= s.thermal_budget + 1e-6, (seed, t, used)
+            length = round(r.choice([0.2, 0.5, on * r.random(), on]), r.choice([1, 3]))
+            t += length
+            clock.advance_to(t)
+            motor.stop()
+            runs.append((t - length, t))
+        motor.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import pytest
 
 from shooter.config import parse_config
+from shooter.seats import spread_angles
 from tests.conftest import run_console
 
 FOUR = ("game new players=4 dealer=1", "round start first=7")
@@ -252,6 +253,14 @@ def test_S_AIM_a_press_after_a_manual_aim_still_shoots_at_the_player_who_pressed
 def test_S_AIM_undo_turns_the_shooter_back():
     s = play(*FOUR, "play hit2", "undo", check="all")
     assert s.seats("aim") == [2, 3, 2] and s.aim == 2
+
+
+def test_S_AIM_a_new_game_with_fewer_seats_turns_to_where_the_seat_is_now():
+    # Seat 2 of four sits at -30 degrees, seat 2 of three at 0: the same seat number, another place.
+    s = play(*FOUR, "game new players=3 dealer=1 force", "round start first=7", check="all")
+    assert s.aim == 2 and s.game["current"] == 2
+    assert s.status["shooter"]["angle"] == spread_angles(3, -90.0, 90.0)[1]
+    assert s.seats("aim") == [2, 2]  # it turned again for the new game's seat 2
 
 
 # --- T-PLAY / T-PRESS / T-EXACT / T-STUCK -----------------------------------------------------------------
