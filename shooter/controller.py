@@ -143,10 +143,12 @@ class Controller:
         where S-AIM says."""
         for event in events:
             self.events.emit_event(event)
-        if shot is not None:
-            self.launcher.enqueue(shot)  # before re-aiming: the presser's cards first
-        self._save()
-        self._aim_by_rules()
+        if shot is not None:  # the presser's cards first, then where the rules point
+            self.launcher.enqueue_then_point_at(shot, self.table.aim_seat)
+            self._save()
+        else:
+            self._save()
+            self._aim_by_rules()
 
     def _save(self) -> None:
         """Write the game if it changed since the last successful write (a press with no game writes

@@ -246,6 +246,13 @@ class Launcher:
         self.queue.append(shot)
         self.serve()
 
+    def enqueue_then_point_at(self, shot: Shot, seat: int | None) -> None:
+        """Serve ``shot`` after what is queued, then point at ``seat`` (S-AIM): one pass for both, since
+        what is queued is always served before the shooter turns to where it should point."""
+        self.queue.append(shot)
+        self.desired_seat = seat
+        self.serve()
+
     def point_at(self, seat: int | None) -> None:
         """Where the shooter should point when it has nothing to shoot (S-AIM)."""
         if seat == self.desired_seat and (seat is None or self._points_at(seat)):
