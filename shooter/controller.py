@@ -27,7 +27,7 @@ from . import __version__, beeps
 from .bringup_commands import aim_angle, bringup_status
 from .dispatch import Command, Reply, find
 from .errors import CommandError, ShooterError
-from .events import Broadcast, Event, Sink
+from .events import Broadcast, Event, Sink, stamp
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
 from .pairing_commands import pair_press, web_status
@@ -106,7 +106,7 @@ class Controller:
     def add_sink(self, sink: Sink) -> None:
         self.events.add(sink)
         if self.storage is not None:  # each console learns at once that nothing is being saved
-            sink({"event": "storage", "t": round(self.clock.now(), 6), **self.storage})
+            sink({"event": "storage", "t": stamp(self.clock.now()), **self.storage})
 
     def remove_sink(self, sink: Sink) -> None:
         self.events.remove(sink)

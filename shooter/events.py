@@ -15,6 +15,17 @@ Event = dict[str, Any]
 Sink = Callable[[Event], None]
 
 
+def stamp(seconds: float) -> float:
+    """An event's time ``t``: seconds to the microsecond. (``round(seconds, 6)`` rounds the decimal
+    digits exactly but takes four times as long, on every event; the two differ only on a tie at
+    half a microsecond, by one microsecond.)
+
+        >>> stamp(0.65), stamp(1 / 3), stamp(2.0000004)
+        (0.65, 0.333333, 2.0)
+    """
+    return round(seconds * 1e6) / 1e6
+
+
 class Broadcast:
     """The consoles' sinks, and the events held back while a reply is pending."""
 
@@ -34,7 +45,7 @@ class Broadcast:
 
     def emit(self, name: str, **fields: Any) -> None:
         """An event to every console (held back while a command's reply is pending)."""
-        event = {"event": name, "t": round(self._clock.now(), 6), **fields}
+        event = {"event": name, "t": stamp(self._clock.now()), **fields}
         if self._held is not None:
             self._held.append(event)
         else:
@@ -43,7 +54,7 @@ class Broadcast:
     def emit_event(self, event: Event) -> None:
         """A rule's event (``{"event": name, **fields}``, as the table reports it) to every console,
         stamped with the time like :meth:`emit`."""
-        stamped = {"event": event["event"], "t": round(self._clock.now(), 6)}
+        stamped = {"event": event["event"], "t": stamp(self._clock.now())}
         stamped.update(event)
         if self._held is not None:
             self._held.append(stamped)

@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 MODULES = ["hal.gpio", "hal.settings", "hal.motor", "hal.inputs", "hal.servo", "hal.beeper", "hal.hardware",
-           "shooter.table.table"]
+           "shooter.events", "shooter.table.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)

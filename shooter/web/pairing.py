@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import CommandError, StateFileError
+from ..events import stamp
 
 if TYPE_CHECKING:
     from hal.clock import Timer
@@ -122,14 +123,14 @@ class Pairing:
         self._pending = []
         if len(live) != 1:
             for req in live:
-                req.deliver({"event": "pair-refused", "t": round(now, 6), "message": SEVERAL})
+                req.deliver({"event": "pair-refused", "t": stamp(now), "message": SEVERAL})
             return []
         req = live[0]
         token = secrets.token_urlsafe(24)
         token_id = max((t["id"] for t in self._tokens), default=0) + 1
         self._tokens = (self._tokens + [{"id": token_id, "hash": token_hash(token), "label": req.label}])
         self._tokens = self._tokens[-MAX_TOKENS:]
-        req.deliver({"event": "pair-granted", "t": round(now, 6), "id": token_id, "token": token})
+        req.deliver({"event": "pair-granted", "t": stamp(now), "id": token_id, "token": token})
         self._save()
         return [token_id]
 
