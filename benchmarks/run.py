@@ -14,7 +14,8 @@ start-up is wall time (it is a latency). The baselines:
   roller the motor pins set going on both sides). Ours: the same pin edge through the hardware
   layer, the loop, the controller, the table, the scheduler and the shooter's state machine.
   Where a press without a game goes (``press_parts``): each part measured by taking it out of the
-  press, side by side with the whole press.
+  press, side by side with the whole press. A cross-check (``press_path_without_physics``): both
+  sides on the simulator's pins with no world listening (ours without the exit sensor).
 - start-up and memory: ``python -c "import gpiozero, serial, transitions"``.
 - games: the same lines on the table's rules alone, with the same seeds (the same games).
 - saves: encoding the state with 50 undo levels against the same game with one level.
@@ -97,16 +98,17 @@ class BarePress:
 
     The pins belong to a simulated shooter (``sim.ShooterWorld``), as ours do: the motor pins
     switching on set the same simulated roller going on both sides, so the physics model's own
-    cost is not counted against our press path alone."""
+    cost is not counted against our press path alone. With ``physics=False`` no world listens on
+    either side (the cross-check ``press_path_without_physics``)."""
 
-    def __init__(self):
+    def __init__(self, physics: bool = True):
         from gpiozero import Button, Motor
 
         from hal import PinMap, VirtualClock
         from sim import ShooterWorld, SimFactory
         pins = PinMap()
         self.factory = SimFactory(VirtualClock())
-        self.world = ShooterWorld(self.factory, pins, cards=500)
+        self.world = ShooterWorld(self.factory, pins, cards=500) if physics else None
         self.motor = Motor(pins.motor_forward, pins.motor_backward, pwm=True, pin_factory=self.factory)
         self.button = Button(pins.button, pin_factory=self.factory)
         self.button.when_pressed = lambda: self.motor.forward()
@@ -132,10 +134,16 @@ class BarePress:
 class StackPress:
     """Ours: the same button edge through the whole controller, on the simulator, in virtual time."""
 
-    def __init__(self, players: int | None, until: str, without: str | None = None):
+    def __init__(self, players: int | None, until: str, without: str | None = None, physics: bool = True):
         from shooter.app import App
         from shooter.config import parse_config
-        self.app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
+        # without physics: no exit sensor (bursts are timed: no card has to pass a beam) and the
+        # world stops listening to the outputs, so a press costs the controller and the pins alone
+        self.app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None, exit_sensor=physics)
+        if not physics:
+            world = self.app.world
+            for pin in world.factory.pins.values():
+                pin.listeners[:] = [f for f in pin.listeners if getattr(f, "__self__", None) is not world]
         self._take_out(without)
         self.until = until
         pins = self.app.hw.settings.pins
@@ -231,12 +239,12 @@ PRESS_PATHS = {  # figure: (players, until)
 }
 
 
-def press_path(rounds: int, presses: int) -> dict:
-    bare = BarePress()
+def press_path(rounds: int, presses: int, paths: dict = PRESS_PATHS, physics: bool = True) -> dict:
+    bare = BarePress(physics)
     out = {}
     try:
-        for name, (players, until) in PRESS_PATHS.items():
-            stack = StackPress(players, until)
+        for name, (players, until) in paths.items():
+            stack = StackPress(players, until, physics=physics)
             try:
                 for _ in range(5):  # warm up both
                     stack.press()
@@ -613,6 +621,9 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     log("press path ...")
     paths = press_path(s["press_rounds"], s["presses"])
     result["press_path_ratio"] = {k: v["ratio"] for k, v in paths.items()}
+    log("press path without physics ...")
+    bare_paths = press_path(s["press_rounds"], s["presses"], physics=False,
+                            paths={k: PRESS_PATHS[k] for k in ("no_game", "in_game")})
     log("press parts ...")
     parts = press_parts(s["press_rounds"], s["presses"])
     log("virtual presses ...")
@@ -640,7 +651,8 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     long = long_run(s["long_lines"])
     result["rss_after_100k_lines_mb"] = long["mb"]
     result["gc_max_pause_ms"] = long["gc_max_pause_ms"]
-    result["details"] = {"press_path": paths, "press_parts": parts, "virtual_presses": virtual, "game": game,
+    result["details"] = {"press_path": paths, "press_path_without_physics": bare_paths, "press_parts": parts,
+                         "virtual_presses": virtual, "game": game,
                          "bot_game": bots, "save": save, "startup": start, "rss": memory, "idle_wakeups": idle,
                          "long_session": long, "quick": quick, "python": sys.version.split()[0], "cpus": os.cpu_count()}
     result["goals"] = {k: g for k, (g, _) in GOALS.items() if g != "-"}
@@ -663,6 +675,9 @@ def table(result: dict) -> str:
         key = f"press_path_ratio.{name}"
         rows.append((key, f"{path['ratio']:.2f}x ({path['ours_us']:.1f} us)", f"{path['baseline_us']:.1f} us",
                      GOALS[key][0], _mark(result, key)))
+    for name, path in d["press_path_without_physics"].items():
+        rows.append((f"  {name}, no world on either side", f"{path['ratio']:.2f}x ({path['ours_us']:.1f} us)",
+                     f"{path['baseline_us']:.1f} us", "-", ""))
     parts = d["press_parts"]
     rows.append(("  no game, of which", ", ".join(f"{k[:-3].replace('_', ' ')} {v:.1f} us" for k, v in parts.items()
                                                    if k != "whole_us"), "-", "-", ""))

@@ -16,6 +16,7 @@ def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
     assert set(result["met"]) == set(result["goals"])
     assert "press_path_ratio.in_game" in run.table(result)
     assert set(result["details"]["press_parts"]) == {"whole_us", "edge_and_debounce_us", "beep_us", "events_us"}
+    assert set(result["details"]["press_path_without_physics"]) == {"no_game", "in_game"}
 
 
 def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_still_served():
@@ -38,4 +39,19 @@ def test_with_the_rules_taken_out_a_press_only_goes_through_the_edge_and_the_deb
             bare.press()
         assert bare.served == 6 and bare.motor_on is False and len(bare.app.hw.beeper.played) == 0
     finally:
+        bare.close()
+
+
+def test_without_physics_no_world_sees_the_motor_on_either_side():
+    ours, bare = run.StackPress(None, "motor", physics=False), run.BarePress(physics=False)
+    try:
+        fired = 0
+        for _ in range(12):
+            ours.press()
+            fired += ours.motor_on
+        assert fired > 0 and ours.served == 12  # bursts are timed (no exit sensor), so every press is served
+        assert ours.app.world.launcher.speed == 0 and ours.app.world.longest_motor_run == 0
+        assert bare.world is None
+    finally:
+        ours.close()
         bare.close()
