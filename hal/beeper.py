@@ -43,8 +43,8 @@ class GpioBeeper:
         self._kind = kind
         self._timer: Timer | None = None
         self._closed = False
-        self.played: deque[list[Note]] = deque(maxlen=16)  # the patterns started, newest last (tests)
-        self._notes: list[Note] = []   # the pattern playing and the note it is at
+        self.played: deque[Pattern] = deque(maxlen=16)  # the patterns started, newest last (tests)
+        self._notes: Pattern = ()   # the pattern playing and the note it is at
         self._index = 0
         self.device: PinOutput | PwmOutput
         if kind == "active":
@@ -58,7 +58,7 @@ class GpioBeeper:
             raise DeviceClosedError("the beeper is closed")
         if self._timer is not None:  # between patterns the pin is already off: no write on the press path
             self.stop()
-        self._notes = notes = list(pattern)
+        self._notes = notes = pattern  # not copied: patterns are constants (shooter/beeps.py)
         self.played.append(notes)
         self._index = 0
         self._step()

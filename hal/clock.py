@@ -127,7 +127,9 @@ class Clock:
             if not heap or heap[0][0] > now:
                 return ran
             _, _, timer = heapq.heappop(heap)
-            timer.cancel()  # fired: a later cancel() is a no-op
+            timer.cancelled = True  # fired: a later cancel() is a no-op (cancel()'s body, one frame less)
+            if not timer.idle:
+                self._busy -= 1
             timer.callback()
             ran += 1
 

@@ -93,8 +93,11 @@ class DebouncedInput:
 
     def _settled(self) -> None:
         self._timer = None
-        if self._raw != self._stable:
-            self._accept(self._raw)
+        level = self._raw
+        if level != self._stable:
+            self._stable = level  # _accept's body: the button's press comes through here
+            if self.on_change is not None:
+                self.on_change(level)
 
     def _accept(self, level: bool) -> None:
         self._stable = level

@@ -238,9 +238,10 @@ class Controller:
     def press(self, source: str) -> Reply:
         """Serve one press (T-PRESS, T-EXACT): the table says whose and why, the
         scheduler says what comes out, the launcher shoots it."""
-        if self.table.game is not None and self.table.game.exact:
-            return self.exact_press(source, self.table.press)
-        seat, reason = self.table.press_owner()
+        table = self.table
+        if table.game is not None and table.game.exact:
+            return self.exact_press(source, table.press)
+        seat, reason = table.press_owner()
         refusal = self.launcher.refusal(owed=reason != "draw")
         if refusal is not None:
             # never silently lost: a beep at the table and an event on every console
@@ -249,7 +250,7 @@ class Controller:
             raise CommandError(*refusal)
         if seat is None:  # no game: wherever the shooter points, like the original
             seat = self.launcher.aimed_seat
-        events = self.table.press()
+        events = table.press()
         planned = self.scheduler.next_press()
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":  # consoles learn of it before what it causes (the next turn)

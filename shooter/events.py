@@ -49,7 +49,8 @@ class Broadcast:
         if self._held is not None:
             self._held.append(event)
         else:
-            self._send(event)
+            for sink in self._sinks:  # (_send's body: a press emits two or three events)
+                sink(event)
 
     def emit_event(self, event: Event) -> None:
         """A rule's event (``{"event": name, **fields}``, as the table reports it) to every console,
