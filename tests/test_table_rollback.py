@@ -151,6 +151,7 @@ def busy_game():
         hands={1: 2, 2: 1, 3: 7, 4: 0}, challenge={"seat": 3, "by": 2, "card": "wild-draw-four"},
         uno_windows=[{"seat": 2, "called": True}],
         last_play={"seat": 1, "before": {"players": 4}},
+        rounds=[{"round": 1, "winner": 2, "points": {"1": 0, "2": 15, "3": 0, "4": 0}, "out": [4]}],
     )
 
 

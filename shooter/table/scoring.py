@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .base import TableBase
-from .state import GameState
+from .state import GameState, RoundRow
 
 
 @dataclass
@@ -99,6 +99,7 @@ class ScoringRules(TableBase):
     def _apply_settlement(self) -> None:
         g = self._game
         result = settle_round(g)
+        g.rounds = [*g.rounds, score_row(g, result)]  # a new list: copies of the game share the old one
         g.totals = result.totals
         g.out = g.out + result.newly_out
         g.winner = result.winner
@@ -117,6 +118,17 @@ class ScoringRules(TableBase):
         g.round += 1
         g.round_winner, g.reports, g.first = None, {}, None
         g.direction = "cw"
+
+
+def score_row(game: GameState, result: Settlement) -> RoundRow:
+    """The score sheet's row of the round `result` settles: what each seat in the game scored in it."""
+    winner = game.round_winner
+    assert winner is not None, "a round is settled with its winner"
+    row: RoundRow = {"round": game.round, "winner": winner,
+                     "points": {str(s): result.totals[s] - game.totals[s] for s in game.in_game}}
+    if game.scoring == "elimination":
+        row["out"] = list(result.newly_out)
+    return row
 
 
 def _public(totals: dict[int, int]) -> dict[str, int]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, TypedDict, cast
+from typing import Any, NoReturn, NotRequired, TypedDict, cast
 
 from shooter.errors import StateFileError
 
@@ -57,6 +57,19 @@ class Challenge(TypedDict):
     seat: int
     by: int
     card: str
+
+
+class RoundRow(TypedDict):
+    """One row of the score sheet, made when a round is settled (``ScoringRules._apply_settlement``).
+
+    ``points``: what each seat in the game that round scored in it (seats as strings, as in the
+    protocol); ``out``: the seats it eliminated, in elimination scoring only. A row is never changed
+    once made (the sheet grows by a new list), so copies of the game may share the rows."""
+
+    round: int
+    winner: int
+    points: dict[str, int]
+    out: NotRequired[list[int]]
 
 
 @dataclass
@@ -117,6 +130,7 @@ class GameState:
     uno_windows: list[Window] = field(default_factory=list)  # [{"seat": S, "called": bool}]
     uno_penalty: int = 2
     deck: int | None = None  # cards declared at round start (the magazine's count)
+    rounds: list[RoundRow] = field(default_factory=list)  # the score sheet: one row per settled round
 
     def __post_init__(self) -> None:
         if not self.totals:
@@ -200,6 +214,7 @@ class GameState:
         if self.challenge is not None:
             data["challenge"] = self.challenge.copy()
         data["uno_windows"] = [w.copy() for w in self.uno_windows] if self.uno_windows else []
+        data["rounds"] = self.rounds.copy()  # the rows themselves are never changed (RoundRow)
         return twin
 
     def to_dict(self) -> dict[str, Any]:
@@ -233,7 +248,14 @@ class GameState:
             "uno_windows": [dict(w) for w in self.uno_windows],
             "uno_penalty": self.uno_penalty,
             "deck": self.deck,
+            "rounds": score_sheet(self.rounds),
         }
+
+
+def score_sheet(rows: list[RoundRow]) -> list[dict[str, Any]]:
+    """The score sheet as JSON data of its own (the protocol's status ``rounds``, and the state file)."""
+    return [{**row, "points": dict(row["points"]), **({"out": list(row["out"])} if "out" in row else {})}
+            for row in rows]
 
 
 def snapshot(game: GameState, phase: str) -> Snapshot:
@@ -257,6 +279,7 @@ class _Loader:
     # fields added with the exact variants: a state saved before them loads with their defaults
     OPTIONAL = frozenset({"variant", "start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
                           "deck"})
+    ADDED = frozenset({"rounds"})  # the score sheet: a state saved before it loads with an empty one
 
     def __init__(self, where: str):
         self.where = where
@@ -296,7 +319,7 @@ class _Loader:
     def load(self, data: object, nested: bool) -> tuple[GameState, str]:
         if not isinstance(data, dict):
             raise StateFileError(f"Saved table state: {self.where} is not an object.")
-        missing, unknown = self.KEYS - self.OPTIONAL - set(data), set(data) - self.KEYS
+        missing, unknown = self.KEYS - self.OPTIONAL - self.ADDED - set(data), set(data) - self.KEYS
         if missing or unknown:
             key = sorted(missing or unknown)[0]
             self.fail(key, "is missing" if missing else "is not a field of the table state")
@@ -326,6 +349,7 @@ class _Loader:
             first=self.choice_or_none(data, "first", (*CARDS, *EXACT_CARDS)),
         )
         self.exact_fields(game, {**GameState(players=players).to_dict(), **data}, players)
+        game.rounds = self.rounds(data.get("rounds", []), game)
         phase = self.choice(data, "phase", GAME_PHASES)
         game.last_play = self.last_play(data["last_play"], nested)
         self.consistent(game, phase)
@@ -361,6 +385,30 @@ class _Loader:
         game.deck = self.whole_or_none(data, "deck", 0, MAX_CARDS)
         if game.exact != (game.hands is not None):
             self.fail("hands", "must be given exactly in the exact variants")
+
+    def rounds(self, value: object, game: GameState) -> list[RoundRow]:
+        """The score sheet: rows of settled rounds, oldest first, none after the current round."""
+        if not isinstance(value, list) or len(value) > game.round:
+            self.fail("rounds", f"must be a list of at most {game.round} rows (one per round so far)")
+        rows: list[RoundRow] = []
+        eliminating = game.scoring == "elimination"
+        for i, item in enumerate(value):
+            keys = {"round", "winner", "points", *(("out",) if eliminating else ())}
+            if not isinstance(item, dict) or set(item) != keys:
+                self.fail(f"rounds[{i}]", f"must be an object with {', '.join(sorted(keys))}")
+            sub = _Loader(f"{self.where}.rounds[{i}]")
+            row: RoundRow = {"round": sub.whole(item, "round", 1, game.round),
+                             "winner": sub.whole(item, "winner", 1, game.players),
+                             "points": {str(s): p for s, p in
+                                        sub.seat_map(item, "points", game.players, all_seats=False).items()}}
+            if eliminating:
+                row["out"] = sub.out(item["out"], game.players)
+            if rows and row["round"] <= rows[-1]["round"]:
+                sub.fail("round", f"must come after round {rows[-1]['round']} (the rows are in order)")
+            if str(row["winner"]) not in row["points"]:
+                sub.fail("winner", "must be one of the seats in points")
+            rows.append(row)
+        return rows
 
     def queue(self, value: object, players: int) -> list[Owed]:
         if not isinstance(value, list):

@@ -49,7 +49,7 @@ from .options import RuleOptions
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
 from .scoring import ScoringRules, reporters
-from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, snapshot
+from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, score_sheet, snapshot
 from .turns import TurnRules
 
 # D-SCORE: the scorings each variant allows (winner everywhere; lowest in classic and flip)
@@ -519,6 +519,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             "hands": None if g.hands is None else {str(s): n for s, n in g.hands.items()},
             "drawn": g.drawn, "uno_windows": [dict(w) for w in g.uno_windows],
             "challenge": dict(g.challenge) if g.challenge else None,
+            "rounds": score_sheet(g.rounds),
         }
 
     def to_dict(self) -> dict[str, Any]:
