@@ -20,7 +20,6 @@ const S = {
   ws: null, lang: "en", cat: {}, status: null, token: localStorage.getItem("token"),
   pairedId: null, mode: null, statusPending: false, statusDirty: false, backoff: 500,
   pairUntil: 0, view: "table",
-  rounds: JSON.parse(localStorage.getItem("rounds") || "[]"),
   events: [],  // [receipt time in ms, event] for tests and debugging
 };
 window.shooterPage = S;
@@ -99,7 +98,7 @@ function receive(obj) {
   }
   if (obj.reply === "status") {
     S.statusPending = false;
-    if (obj.ok) { S.status = obj; keepRounds(obj.game); render(); }
+    if (obj.ok) { S.status = obj; render(); }
     if (S.statusDirty) { S.statusDirty = false; requestStatus(); }
     return;
   }
@@ -144,27 +143,8 @@ function onEvent(ev) {
     case "refused":
       if (ev.source === "button") toast(t("ev.refused", {message: errorText(ev)}));
       break;
-    case "round-scored":
-      S.rounds.push({round: S.status && S.status.game ? S.status.game.round : S.rounds.length + 1,
-                     winner: ev.winner, points: ev.points, totals: ev.totals});
-      localStorage.setItem("rounds", JSON.stringify(S.rounds));
-      break;
   }
   requestStatus();
-}
-
-// The table keeps no round history (status gives the totals only), so each phone keeps the rounds it saw
-// (localStorage, across reloads) and checks them against the totals: a new game (all totals 0) empties them, and
-// rounds scored while this phone was away become one row.
-function keepRounds(game) {
-  if (!game) return;
-  const totals = game.totals || {};
-  const last = S.rounds.length ? S.rounds[S.rounds.length - 1].totals : {};
-  const same = Object.keys(totals).every((s) => (last[s] ?? 0) === totals[s]);
-  if (same) return;
-  if (Object.values(totals).every((v) => v === 0)) S.rounds = [];
-  else S.rounds.push({round: null, totals: {...totals}});
-  localStorage.setItem("rounds", JSON.stringify(S.rounds));
 }
 
 // ---- errors in the page's language ----
@@ -557,13 +537,17 @@ function renderScores(game) {
   };
   const seats = Array.from({length: n}, (_, i) => i + 1);
   const rows = [row(["", ...seats.map(seatName)], true)];
-  let before = Object.fromEntries(seats.map((s) => [String(s), 0]));
-  for (const r of S.rounds) {
-    rows.push(row([r.round == null ? t("scores.missed") : t("scores.round", {n: r.round}),
-                   ...seats.map((s) => String((r.totals[String(s)] ?? 0) - (before[String(s)] ?? 0)))]));
-    before = r.totals;
+  // the table's score sheet (status game.rounds): one row per settled round; a seat already out has no points
+  const sheet = game.rounds || [];
+  for (const r of sheet) {
+    const cell = (s) => {
+      if (!(String(s) in r.points)) return "";
+      const out = (r.out || []).includes(s) ? ` ${t("scores.out")}` : "";
+      return `${r.points[String(s)]}${s === r.winner ? " ★" : ""}${out}`;
+    };
+    rows.push(row([t("scores.round", {n: r.round}), ...seats.map(cell)]));
   }
-  if (!S.rounds.length) rows.push(row([t("scores.none")]));
+  if (!sheet.length) rows.push(row([t("scores.none")]));
   rows.push(row([t("scores.total"), ...seats.map((s) => String(game.totals[String(s)] ?? 0))], true));
   table.replaceChildren(...rows);
 }
@@ -619,14 +603,13 @@ $("new-game").addEventListener("click", guarded(() => {
       (variant === "extreme" ? ` edition=${$("edition").value}` : "") +
       (variant === "classic" ? ` start=${$("start").value}` : "") +
       ` scoring=${$("scoring").value} limit=${limit}`);
-  S.rounds = [];
-  localStorage.setItem("rounds", "[]");
   showView("table");
 }));
 for (const tab of document.querySelectorAll("[role=tab]")) {
   tab.addEventListener("click", () => showView(tab.dataset.view));
 }
 
+localStorage.removeItem("rounds");  // where each phone kept its own round history before the table kept it
 (async () => {
   const wanted = localStorage.getItem("lang") ||
     ((navigator.languages || [navigator.language]).find((l) => LANGS.includes(l.slice(0, 2))) || "en").slice(0, 2);
