@@ -132,9 +132,12 @@ class GpioMotor:
     def ready_in(self) -> float:
         """Seconds from now until the motor may be switched on: the rest after the last run has
         passed and its thermal budget has room for a whole ``max_on_time`` run. 0 while running
-        (a change of direction is always allowed) and when it may start at once."""
-        with self._lock:
-            return self._ready_in(self._clock.now())
+        (a change of direction is always allowed) and when it may start at once.
+
+        A forecast, read without the lock: whatever it says, ``forward``/``backward`` decide again under
+        the lock (a run ended by ``emergency_stop`` right after this returns makes any answer stale, so
+        the lock here would only cost every press its round trip)."""
+        return self._ready_in(self._clock.now())
 
     def _ready_in(self, now: float) -> float:
         if self._run_started is not None:

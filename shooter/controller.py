@@ -228,7 +228,7 @@ class Controller:
     def button_pressed(self) -> None:
         """The physical button (debounced, on the loop). While a browser asks to pair, the press
         pairs it and does nothing else."""
-        if pair_press(self):
+        if self.pairing is not None and pair_press(self):  # (no web console: not even the call)
             return
         try:
             self.press("button")
@@ -242,7 +242,7 @@ class Controller:
         if table.game is not None and table.game.exact:
             return self.exact_press(source, table.press)
         seat, reason = table.press_owner()
-        refusal = self.launcher.refusal(owed=reason != "draw")
+        refusal = self.launcher.refusal(reason != "draw")  # owed
         if refusal is not None:
             # never silently lost: a beep at the table and an event on every console
             self.hw.beeper.play(beeps.PRESS_REFUSED)
@@ -255,7 +255,7 @@ class Controller:
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":  # consoles learn of it before what it causes (the next turn)
             self.emit("press", source=source, seat=seat, reason=reason)
-        self.changed(events, Shot(seat=seat, reason=reason, planned=planned))
+        self.changed(events, Shot(seat, reason, planned))  # (by position: keywords cost 0.1 µs a press)
         return {"seat": seat, "reason": reason}
 
     # ---- the exact variants (classic, all-wild, flip): the shooter as a counting dealer ----

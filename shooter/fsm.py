@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from transitions import MachineError
 
@@ -47,13 +47,14 @@ def _names(value: str | Iterable[str] | None) -> list[str]:
     return [value] if isinstance(value, str) else list(value)
 
 
-class _Edge(NamedTuple):
-    """One declared transition from one source state, its callbacks in the order they run."""
-
-    dest: str | None
-    conditions: tuple[tuple[Callback, bool], ...]   # (condition, the value it must return)
-    leaving: tuple[Callback, ...]   # ``before``, then (dest not None) the source's ``on_exit``
-    arriving: tuple[Callback, ...]  # (dest not None) the destination's ``on_enter``, then ``after``
+# One declared transition from one source state, its callbacks in the order they run:
+# (dest, conditions, leaving, arriving), where
+#   conditions: ((condition, the value it must return), ...)
+#   leaving:    ``before``, then (dest not None) the source's ``on_exit``
+#   arriving:   (dest not None) the destination's ``on_enter``, then ``after``
+# A plain tuple, not a NamedTuple: the runner unpacks one on every pull, and only an exact tuple
+# unpacks without the iterator protocol.
+_Edge = tuple[str | None, tuple[tuple[Callback, bool], ...], tuple[Callback, ...], tuple[Callback, ...]]
 
 
 class TableMachine:
@@ -70,8 +71,9 @@ class TableMachine:
 
         self._enter = {s["name"]: bound(s.get("on_enter")) for s in states}
         exits = {s["name"]: bound(s.get("on_exit")) for s in states}
-        self._edges: dict[tuple[str, str], list[_Edge]] = {}
-        triggers: set[str] = set()
+        # trigger -> source state -> its transitions, in order (two lookups by name: a tuple key would
+        # be hashed anew on every pull)
+        self._edges: dict[str, dict[str, list[_Edge]]] = {}
         for t in transitions:
             sources = names if t["source"] == "*" else _names(t["source"])
             dest = t.get("dest")
@@ -83,21 +85,20 @@ class TableMachine:
             for source in sources:
                 if source not in names:
                     raise ValueError(f"{t['trigger']}: unknown state {source!r}")
-                edge = (_Edge(dest, conditions, before, after) if dest is None
-                        else _Edge(dest, conditions, before + exits[source], self._enter[dest] + after))
-                self._edges.setdefault((t["trigger"], source), []).append(edge)
-            triggers.add(t["trigger"])
+                edge: _Edge = ((dest, conditions, before, after) if dest is None
+                               else (dest, conditions, before + exits[source], self._enter[dest] + after))
+                self._edges.setdefault(t["trigger"], {}).setdefault(source, []).append(edge)
         self._ignored = frozenset(ignore_elsewhere)
         self._queue: deque[tuple[str, dict[str, Any]]] = deque()   # triggers pulled while one runs
         self._running = False
-        for trigger in triggers:
+        for trigger in self._edges:
             if not hasattr(model, trigger):
                 setattr(model, trigger, self._puller(trigger))
         setattr(model, model_attribute, initial)
 
     def may(self, trigger: str, state: str) -> bool:
         """Whether ``trigger`` is declared for ``state`` (its conditions not asked)."""
-        return (trigger, state) in self._edges
+        return state in self._edges.get(trigger, ())
 
     def set_state(self, name: str) -> None:
         """Put the model in state ``name`` without running any callback (tests, restoring)."""
@@ -118,11 +119,12 @@ class TableMachine:
             self._queue.append((name, kwargs))
             return True
         self._running = True
-        model, attribute, queue = self.model, self._attribute, self._queue
+        model, attribute, queue, table = self.model, self._attribute, self._queue, self._edges
         try:
             while True:  # this trigger, then each one its callbacks pulled, in order (one frame for all)
                 source = getattr(model, attribute)
-                edges = self._edges.get((name, source))
+                by_source = table.get(name)
+                edges = None if by_source is None else by_source.get(source)
                 if edges is None:
                     if name not in self._ignored:
                         raise MachineError(f"Can't trigger event {name} from state {source}!")

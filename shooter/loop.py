@@ -93,18 +93,18 @@ class ControlLoop:
                     if self.on_error is None:
                         raise
                     self.on_error(exc)
-            if not clock.due():
-                return ran
-            # run_due runs every due timer (also those its callbacks set for now); an exception
+            # run_due runs every due timer (also those its callbacks set for now) and returns at once
+            # when none is due (no separate due() first: one clock read less per round); an exception
             # stops it there and the rest stay queued for the caller's next round
-            ran += 1
             try:
-                clock.run_due()
+                fired = clock.run_due()
             except Exception as exc:
                 if self.on_error is None:
                     raise
                 self.on_error(exc)
-            if not queue:
+                fired = 1
+            ran += fired
+            if not fired or not queue:
                 return ran
 
     @property
