@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from gpiozero.pins import Factory
 
+from .backstop import Backstop
 from .clock import Clock, Timer
 from .errors import DeviceClosedError, InvalidValueError, LidOpenError, MotorRestingError
 from .gpio import HBridge
@@ -90,8 +91,7 @@ class GpioMotor:
         self._clock = clock
         self._settings = settings
         self._lock = threading.RLock()
-        self._backstop_enabled = backstop
-        self._backstop: threading.Timer | None = None
+        self._backstop: Backstop | None = None
         self._guard: Timer | None = None
         self._direction: str | None = None
         self._closed = False
@@ -103,6 +103,8 @@ class GpioMotor:
         self.on_fault: Callable[[str], object] | None = None
         self.device = HBridge(forward_pin, backward_pin, frequency=settings.pwm_frequency, pin_factory=pin_factory)
         self.stop()
+        if backstop:  # with a real clock: one thread, for the motor's life, that cuts a run the loop failed to stop
+            self._backstop = Backstop(self.emergency_stop)
 
     @property
     def direction(self) -> str | None:
@@ -190,11 +192,8 @@ class GpioMotor:
                 # The on-time counts from switching on, across direction changes.
                 self._guard = self._clock.call_later(self._settings.max_on_time, self._over_time,
                                                      name="motor-max-on-time")
-                if self._backstop_enabled:
-                    self._backstop = threading.Timer(self._settings.max_on_time + self.BACKSTOP_MARGIN,
-                                                     self.emergency_stop)
-                    self._backstop.daemon = True
-                    self._backstop.start()
+                if self._backstop is not None:
+                    self._backstop.arm(self._settings.max_on_time + self.BACKSTOP_MARGIN)
             if direction == "forward":
                 self.device.forward(duty)
             else:
@@ -216,8 +215,7 @@ class GpioMotor:
             self._guard.cancel()
             self._guard = None
         if self._backstop is not None:
-            self._backstop.cancel()
-            self._backstop = None
+            self._backstop.disarm()
 
     def emergency_stop(self) -> None:
         """Cut the motor pins from any thread (the lid's GPIO callback, the backstop, a signal
@@ -249,3 +247,5 @@ class GpioMotor:
         self.stop()
         self._closed = True
         self.device.close()
+        if self._backstop is not None:
+            self._backstop.close()

@@ -6,8 +6,8 @@ import importlib
 
 import pytest
 
-MODULES = ["hal.gpio", "hal.settings", "hal.motor", "hal.inputs", "hal.servo", "hal.beeper", "hal.hardware",
-           "shooter.events", "shooter.table.table"]
+MODULES = ["hal.gpio", "hal.backstop", "hal.settings", "hal.motor", "hal.inputs", "hal.servo", "hal.beeper",
+           "hal.hardware", "shooter.events", "shooter.table.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -79,3 +79,45 @@ def test_a_write_error_is_reported_and_does_not_kill_the_writer():
     sink({"a": 2})
     sink.close(wait=5.0)
     assert errors == [1] and written == [b'{"a": 2}\n']
+
+
+def test_the_backstop_is_one_thread_for_all_runs_and_leaves_with_the_motor():
+    # Arming it must not start a thread per run (that delayed every burst's switch-on by a thread's start).
+    # The runs and their rests on virtual time; the backstop itself always watches wall time.
+    from hal import VirtualClock
+    from hal.inputs import GpioLid
+    from hal.motor import GpioMotor
+    clock = VirtualClock()
+    factory = SimFactory(clock)
+    world = ShooterWorld(factory, seed=1)
+    pins = HardwareSettings().pins
+    lid = GpioLid(pins.lid, clock=clock, post=lambda fn: fn(), close_debounce=0.3, pin_factory=factory)
+    before = threading.active_count()
+    motor = GpioMotor(pins.motor_forward, pins.motor_backward, lid=lid, clock=clock, pin_factory=factory,
+                      backstop=True)
+    try:
+        during = threading.active_count()
+        for _ in range(50):
+            motor.forward()
+            clock.advance_to(clock.now() + 0.05)
+            motor.stop()
+            clock.advance_to(clock.now() + 0.2)  # its rest
+        assert world.longest_motor_run > 0 and threading.active_count() == during == before + 1
+    finally:
+        motor.close()
+        lid.close()
+    assert threading.active_count() == before
+
+
+def test_a_run_stopped_in_time_is_never_cut_by_the_backstop():
+    from hal.backstop import Backstop
+    cut = threading.Event()
+    backstop = Backstop(cut.set)
+    try:
+        backstop.arm(0.05)
+        backstop.disarm()             # the loop stopped the run in time
+        assert not cut.wait(0.15)
+        backstop.arm(0.01)            # the next run is still watched
+        assert cut.wait(5.0)
+    finally:
+        backstop.close()
