@@ -17,6 +17,7 @@ def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
     assert "press_path_ratio.in_game" in run.table(result)
     assert set(result["details"]["press_parts"]) == {"whole_us", "edge_and_debounce_us", "beep_us", "events_us"}
     assert set(result["details"]["press_path_without_physics"]) == {"no_game", "in_game"}
+    assert set(result["details"]["press_path_paced"]) == {"no_game", "in_game"}
 
 
 def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_still_served():
@@ -55,3 +56,15 @@ def test_without_physics_no_world_sees_the_motor_on_either_side():
     finally:
         ours.close()
         bare.close()
+
+
+def test_at_a_persons_pace_a_second_of_virtual_time_passes_between_presses():
+    paced, hurried = run.StackPress(None, "motor", pause=run.PERSONS_PAUSE), run.StackPress(None, "motor")
+    try:
+        for _ in range(3):
+            paced.press()
+            hurried.press()
+        assert paced.app.clock.now() >= 3 * run.PERSONS_PAUSE > hurried.app.clock.now()
+    finally:
+        paced.close()
+        hurried.close()
