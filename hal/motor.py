@@ -104,7 +104,7 @@ class GpioMotor:
         self.device = HBridge(forward_pin, backward_pin, frequency=settings.pwm_frequency, pin_factory=pin_factory)
         self.stop()
         if backstop:  # with a real clock: one thread, for the motor's life, that cuts a run the loop failed to stop
-            self._backstop = Backstop(self.emergency_stop)
+            self._backstop = Backstop(self._backstop_cut)
 
     @property
     def direction(self) -> str | None:
@@ -225,6 +225,15 @@ class GpioMotor:
             if not self._closed:
                 self.device.stop()
             self._end_run()
+
+    def _backstop_cut(self) -> None:
+        """The backstop's cut (its thread): the pins off, unless the run it was armed for ended while
+        it waited for the lock and the run going now is younger than ``max_on_time`` (not yet due)."""
+        with self._lock:
+            started = self._run_started
+            if started is not None and self._clock.now() - started < self._settings.max_on_time:
+                return
+            self.emergency_stop()
 
     def _end_run(self) -> None:
         if self._run_started is not None:

@@ -121,3 +121,51 @@ def test_a_run_stopped_in_time_is_never_cut_by_the_backstop():
         assert cut.wait(5.0)
     finally:
         backstop.close()
+
+
+class _WatchedLock:
+    """The motor's lock, telling when another thread (the backstop's) starts waiting for it."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._owner = threading.current_thread()
+        self.other_waiting = threading.Event()
+
+    def __enter__(self):
+        if threading.current_thread() is not self._owner:
+            self.other_waiting.set()
+        self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        self._lock.release()
+
+
+def test_a_backstop_cut_due_for_a_run_that_ended_spares_the_next_run():
+    # The backstop decides to cut, then waits for the motor's lock; meanwhile the loop ends that run and,
+    # after its rest, starts the next one. The late cut must not stop a run that has barely begun.
+    from hal import VirtualClock
+    from hal.inputs import GpioLid
+    from hal.motor import GpioMotor
+    clock = VirtualClock()
+    factory = SimFactory(clock)
+    ShooterWorld(factory, seed=1)
+    pins = HardwareSettings().pins
+    lid = GpioLid(pins.lid, clock=clock, post=lambda fn: fn(), close_debounce=0.3, pin_factory=factory)
+    motor = GpioMotor(pins.motor_forward, pins.motor_backward, lid=lid, clock=clock, pin_factory=factory,
+                      settings=MotorSettings(max_on_time=0.05), backstop=True)
+    lock = motor._lock = _WatchedLock()
+    try:
+        motor.forward()
+        with lock:
+            assert lock.other_waiting.wait(5.0), "the backstop never came to cut"
+            clock.advance_to(0.04)
+            motor.stop()                      # the loop ended the run in time after all
+            clock.advance_to(1.0)             # its rest
+            motor.forward()                   # the next run
+        assert motor._backstop is not None
+        motor._backstop.close()               # joins the backstop's thread: its late cut is done
+        assert motor.direction == "forward" and factory.sim_pin(pins.motor_forward).state > 0
+    finally:
+        motor.close()
+        lid.close()
