@@ -128,9 +128,9 @@ BAD_ROWS = {
                                   "game.rounds[0] must be"),
     "round after the current one": ({"rounds": [{"round": 3, "winner": 2, "points": {"2": 1}}]},
                                     "game.rounds[0].round must be a whole number from 1 to 2"),
-    "rounds out of order": ({"rounds": [{"round": 2, "winner": 2, "points": {"2": 1}},
+    "rounds out of order": ({"rounds": [{"round": 1, "winner": 2, "points": {"2": 1}},
                                         {"round": 1, "winner": 2, "points": {"2": 1}}]},
-                            "game.rounds[1].round must come after round 2"),
+                            "game.rounds[1].round must come after round 1"),
     "winner not a seat": ({"rounds": [{"round": 1, "winner": 4, "points": {"2": 1}}]},
                           "game.rounds[0].winner must be a whole number from 1 to 3"),
     "winner not in the points": ({"rounds": [{"round": 1, "winner": 1, "points": {"2": 1}}]},
@@ -175,3 +175,18 @@ def test_a_malformed_row_in_an_undo_level_is_refused_naming_the_level():
     with pytest.raises(StateFileError) as info:
         Table.from_dict(data)
     assert "history[" in str(info.value) and ".game.rounds[0].winner" in str(info.value)
+
+
+def test_a_row_for_the_round_not_yet_settled_is_refused_so_settling_it_cannot_add_a_second():
+    _, data = saved()      # between rounds: round 1 settled, round 2 to come
+    data["game"]["rounds"].append({"round": 2, "winner": 1, "points": {"1": 5, "2": 0, "3": 0}})
+    with pytest.raises(StateFileError) as info:
+        Table.from_dict(data)
+    assert "game.rounds[1].round" in str(info.value)
+
+
+def test_the_round_that_ended_the_game_keeps_its_row_through_a_restart():
+    t = new_game(3, limit=10)
+    play_round(t, 2, {1: 10, 3: 20})     # the game is over in round 1
+    again = Table.from_dict(json.loads(json.dumps(t.to_dict())), rng=random.Random(0))
+    assert again.status()["rounds"] == t.status()["rounds"] and len(t.status()["rounds"]) == 1

@@ -349,8 +349,8 @@ class _Loader:
             first=self.choice_or_none(data, "first", (*CARDS, *EXACT_CARDS)),
         )
         self.exact_fields(game, {**GameState(players=players).to_dict(), **data}, players)
-        game.rounds = self.rounds(data.get("rounds", []), game)
         phase = self.choice(data, "phase", GAME_PHASES)
+        game.rounds = self.rounds(data.get("rounds", []), game, phase)
         game.last_play = self.last_play(data["last_play"], nested)
         self.consistent(game, phase)
         return game, phase
@@ -386,8 +386,10 @@ class _Loader:
         if game.exact != (game.hands is not None):
             self.fail("hands", "must be given exactly in the exact variants")
 
-    def rounds(self, value: object, game: GameState) -> list[RoundRow]:
-        """The score sheet: rows of settled rounds, oldest first, none after the current round."""
+    def rounds(self, value: object, game: GameState, phase: str) -> list[RoundRow]:
+        """The score sheet: rows of settled rounds, oldest first, none after the current round (and none
+        for it until it is settled: only a game that is over has the row of its current round)."""
+        settled = game.round if phase == "over" else game.round - 1
         if not isinstance(value, list) or len(value) > game.round:
             self.fail("rounds", f"must be a list of at most {game.round} rows (one per round so far)")
         rows: list[RoundRow] = []
@@ -403,6 +405,8 @@ class _Loader:
                                         sub.seat_map(item, "points", game.players, all_seats=False).items()}}
             if eliminating:
                 row["out"] = sub.out(item["out"], game.players)
+            if row["round"] > settled:
+                sub.fail("round", f"must be a settled round (round {game.round} is not settled yet)")
             if rows and row["round"] <= rows[-1]["round"]:
                 sub.fail("round", f"must come after round {rows[-1]['round']} (the rows are in order)")
             if str(row["winner"]) not in row["points"]:
