@@ -19,9 +19,12 @@ wall time (``hal.Hardware`` decides)::
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
+
+log = logging.getLogger(__name__)
 
 
 class Backstop:
@@ -70,4 +73,7 @@ class Backstop:
                 else:
                     return
             # outside the lock: cut() takes the motor's lock, and the motor arms us holding it
-            self._cut()
+            try:
+                self._cut()
+            except Exception:  # loud, but the thread lives on: the next run must still be watched
+                log.exception("hal: the motor's backstop could not cut the motor")

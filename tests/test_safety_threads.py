@@ -169,3 +169,22 @@ def test_a_backstop_cut_due_for_a_run_that_ended_spares_the_next_run():
     finally:
         motor.close()
         lid.close()
+
+
+def test_a_cut_that_fails_once_does_not_end_the_backstop_for_the_runs_after_it():
+    from hal.backstop import Backstop
+    failed, cut_again = threading.Event(), threading.Event()
+
+    def cut():
+        if not failed.is_set():
+            failed.set()
+            raise OSError("the pin write failed")
+        cut_again.set()
+    backstop = Backstop(cut)
+    try:
+        backstop.arm(0.0)
+        assert failed.wait(5.0)
+        backstop.arm(0.01)            # the next run
+        assert cut_again.wait(5.0), "the backstop's thread died with the failed cut"
+    finally:
+        backstop.close()
