@@ -251,10 +251,13 @@ class GpioMotor:
             self.on_fault("max-on-time")
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self.stop()
-        self._closed = True
-        self.device.close()
-        if self._backstop is not None:
+        """Motor off, pins released; safe twice. Under the motor's lock, so that a cut on another thread
+        (the lid, a signal) either runs before it or finds the motor closed, never a closed device."""
+        with self._lock:
+            if self._closed:
+                return
+            self.stop()
+            self._closed = True
+            self.device.close()
+        if self._backstop is not None:  # outside the lock: a cut it is making may be waiting for it
             self._backstop.close()

@@ -200,3 +200,19 @@ def test_no_start_is_allowed_without_room_for_a_whole_run_in_random_histories():
             motor.stop()
             runs.append((t - length, t))
         motor.close()
+
+
+def test_closing_the_motor_shuts_out_a_cut_from_another_thread(rig):
+    # The lid's GPIO thread cuts through emergency_stop, which checks "closed" under the motor's lock: the close
+    # must take the same lock, or a cut could pass the check and then write to a released device.
+    motor = rig.hw.motor
+    held = []
+    release = motor.device.close
+    def close_device():
+        held.append(motor._lock._is_owned())
+        release()
+    motor.device.close = close_device
+    motor.close()
+    motor.close()
+    motor.emergency_stop()  # after close: touches nothing
+    assert held == [True]
