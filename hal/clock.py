@@ -127,9 +127,7 @@ class Clock:
             if not heap or heap[0][0] > now:
                 return ran
             _, _, timer = heapq.heappop(heap)
-            timer.cancelled = True  # fired: a later cancel() is a no-op (cancel()'s body, one frame less)
-            if not timer.idle:
-                self._busy -= 1
+            timer.cancel()  # fired: a later cancel() is a no-op
             timer.callback()
             ran += 1
 

@@ -93,11 +93,8 @@ class DebouncedInput:
 
     def _settled(self) -> None:
         self._timer = None
-        level = self._raw
-        if level != self._stable:
-            self._stable = level  # _accept's body: the button's press comes through here
-            if self.on_change is not None:
-                self.on_change(level)
+        if self._raw != self._stable:
+            self._accept(self._raw)
 
     def _accept(self, level: bool) -> None:
         self._stable = level

@@ -25,6 +25,7 @@ from typing import Any
 from .errors import StateFileError
 from .persist import Store
 from .table.args import MAX_SEATS
+from .table.persist import check_envelope
 
 NAMES_FILE = "seat-names.json"
 FORMAT = "uno-shooter/seat-names"
@@ -45,14 +46,7 @@ def names_to_dict(names: dict[int, str]) -> dict[str, Any]:
 
 def names_from_dict(data: object) -> dict[int, str]:
     """Seat -> name from :func:`names_to_dict` data; raises StateFileError naming what is wrong."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise StateFileError(f"Not saved seat names: the format is not {FORMAT!r}.")
-    if type(data.get("version")) is not int or data["version"] != VERSION:
-        raise StateFileError(
-            f"Saved seat names have version {data.get('version')!r}; this controller reads version {VERSION}.")
-    if set(data) != KEYS:
-        key = sorted(KEYS ^ set(data))[0]
-        raise StateFileError(f"Saved seat names: field {key!r} is {'missing' if key in KEYS else 'unknown'}.")
+    data = check_envelope(data, fmt=FORMAT, version=VERSION, keys=KEYS, what="Saved seat names")
     if not isinstance(data["names"], dict):
         raise StateFileError("Saved seat names: names must be an object of seat number -> name.")
     names = {}

@@ -1,4 +1,4 @@
-"""The broadcast stamps events as ``stamp`` does (it carries stamp's body inline, for speed)."""
+"""The broadcast stamps every event with ``stamp`` and keeps the wire order: event, time, then the fields."""
 
 import pytest
 

@@ -171,3 +171,19 @@ def test_whatever_names_the_command_takes_the_file_gives_back(text):
         return
     names = {i + 1: n for i, n in enumerate(given_names) if n != "-"}
     assert names_from_dict(json.loads(json.dumps(names_to_dict(names)))) == names
+
+
+def test_a_bad_names_file_that_cannot_be_moved_aside_is_said_and_the_controller_starts_without_names(
+        tmp_path, monkeypatch):
+    run(["names seats=Ann,Bob,-,Dirk"], tmp_path)
+    (tmp_path / NAMES_FILE).write_bytes(b"{not json")
+
+    def cannot_move(store):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(Store, "set_aside", cannot_move)
+    logged: list[str] = []
+    after = status(run([], tmp_path, log=logged.append))
+    assert after["names"] == {}
+    said = [m for m in logged if NAMES_FILE in m]
+    assert len(said) == 1 and "cannot be moved aside (Read-only file system)" in said[0], logged
+    assert (tmp_path / NAMES_FILE).read_bytes() == b"{not json"   # left where it was, for a person to look at

@@ -62,15 +62,21 @@ def table_from_dict(cls: type[Table], data: object, rng: random.Random | None) -
         raise StateFileError(f"Saved table state: not valid ({type(exc).__name__}: {str(exc)[:200]}).") from None
 
 
+def check_envelope(data: object, *, fmt: str, version: int, keys: set[str], what: str) -> dict[str, Any]:
+    """A state file's outer object: its ``format``, its ``version`` and exactly ``keys``, or a
+    :class:`StateFileError` saying which (``what`` names the file: "Saved table state")."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise StateFileError(f"{what}: not one (the format is not {fmt!r}).")
+    if type(data.get("version")) is not int or data["version"] != version:
+        raise StateFileError(f"{what}: version {data.get('version')!r}; this controller reads version {version}.")
+    if set(data) != keys:
+        key = sorted(keys ^ set(data))[0]
+        raise StateFileError(f"{what}: field {key!r} is {'missing' if key in keys else 'unknown'}.")
+    return data
+
+
 def _table_from_dict(cls: type[Table], data: object, rng: random.Random | None) -> Table:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise StateFileError(f"Not a saved table state: the format is not {FORMAT!r}.")
-    if type(data.get("version")) is not int or data["version"] != VERSION:
-        raise StateFileError(
-            f"Saved table state has version {data.get('version')!r}; this controller reads version {VERSION}.")
-    if set(data) != KEYS:
-        key = sorted(KEYS ^ set(data))[0]
-        raise StateFileError(f"Saved table state: field {key!r} is {'missing' if key in KEYS else 'unknown'}.")
+    data = check_envelope(data, fmt=FORMAT, version=VERSION, keys=KEYS, what="Saved table state")
     try:
         options = RuleOptions.from_dict(data["options"])
     except (TypeError, ValueError) as exc:
