@@ -7,6 +7,7 @@ import pytest
 from shooter.errors import CommandError
 from shooter.table import Table
 from shooter.table.persist import UNDO_LEVELS
+from tests.test_table_rollback import classic
 
 
 @pytest.fixture
@@ -143,13 +144,7 @@ def test_rejected_commands_push_no_undo_level(table):
 def test_undo_takes_back_a_give_made_while_a_press_draw_is_owed():
     # D-DRAW: a press's 1-card draw stays owed (reason "draw") until the exit sensor counted it; an undo
     # level taken meanwhile holds it and must load back
-    t = Table(rng=random.Random(3))
-    t.new_game(4, dealer=1, variant="classic")
-    t.start_round()
-    while t.game.queue:
-        head = t.game.queue[0]
-        t.count_shot(head.cards, head.cards)
-    t.first_card("5")
+    t = classic()
     t.press()
     before = t.to_dict()
     t.give(3, 2)
