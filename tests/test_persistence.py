@@ -7,6 +7,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,16 @@ def _next_reply(proc) -> dict:
             return obj
 
 
+def _timed(proc, line: str, took: list[float]) -> dict:
+    """Send one line, read its reply, and note how long the round trip took on this machine now."""
+    start = time.perf_counter()
+    proc.stdin.write(line.encode() + b"\n")
+    proc.stdin.flush()
+    reply = _next_reply(proc)
+    took.append(time.perf_counter() - start)
+    return reply
+
+
 def _kill_runs(n: int, tmp_path: Path, seed: int):
     """Feed the scripted game to the real CLI, SIGKILL it at random points, restart, and check that
     the resumed game is the one after the last answered command (or, if the kill fell between the
@@ -92,9 +103,8 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
     names: dict[int, str] = {}   # the seat names the last run was answered
     while kills < n:
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        proc.stdin.write(b"status\n")
-        proc.stdin.flush()
-        status = _next_reply(proc)
+        took: list[float] = []   # this process's round trips: how long a line takes here, loaded or not
+        status = _timed(proc, "status", took)
         # the names as this start read them (the same loader; a bad file would be said in the log)
         assert SavedNames.restore(tmp_path, writable=False, log=pytest.fail)[1] == names, f"names lost after {kills}"
         want = expected[done - 1] if done else None
@@ -112,21 +122,19 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
             proc.kill()
             proc.wait()
             continue
-        proc.stdin.write(f"names seats=Ann{kills},-,Cy\n".encode())
-        proc.stdin.flush()
-        assert _next_reply(proc)["ok"]
+        assert _timed(proc, f"names seats=Ann{kills},-,Cy", took)["ok"]
         names = {1: f"Ann{kills}", 3: "Cy"}
         stop_after = rng.randint(done, len(GAME) - 1)
-        while done <= stop_after:
-            proc.stdin.write(GAME[done].encode() + b"\n")
-            proc.stdin.flush()
-            if done == stop_after:
-                break
-            _next_reply(proc)
+        while done < stop_after:
+            _timed(proc, GAME[done], took)
             done += 1
+        proc.stdin.write(GAME[done].encode() + b"\n")
+        proc.stdin.flush()
         # kill while the last line is (perhaps) still being carried out: wait for output a random
-        # fraction of the time a line takes, so kills land before, during and after it
-        select.select([proc.stdout], [], [], rng.uniform(0.0, 0.002))
+        # fraction of up to twice the longest round trip this process took, so kills land before, during and
+        # after it on a loaded machine too (a fixed 2 ms landed every kill before the line on a busy CI, and
+        # the script stopped advancing)
+        select.select([proc.stdout], [], [], rng.uniform(0.0, 2 * max(took)))
         os.kill(proc.pid, signal.SIGKILL)
         rest = proc.stdout.read()
         proc.wait()
