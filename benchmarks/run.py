@@ -16,7 +16,10 @@ start-up is wall time (it is a latency). The baselines:
   Where a press without a game goes (``press_parts``): each part measured by taking it out of the
   press, side by side with the whole press. A cross-check (``press_path_without_physics``): both
   sides on the simulator's pins with no world listening (ours without the exit sensor). And the
-  press at a person's pace (``press_path_paced``), a second of virtual time between presses.
+  press at a person's pace (``press_path_paced``), a second of virtual time between presses. And the
+  press in instructions (``press_path_instructions``, where valgrind is installed): callgrind counts the
+  instructions of each side's measured presses, a ratio that neither a busy machine nor the processor's
+  price for a lock or a cache miss moves (each side in a child process: counts need no alternating).
 - start-up and memory: ``python -c "import gpiozero, serial, transitions"``.
 - games: the same lines on the table's rules alone, with the same seeds (the same games).
 - saves: encoding the state with 50 undo levels against the same game with one level.
@@ -32,7 +35,9 @@ import argparse
 import gc
 import json
 import os
+import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -117,14 +122,21 @@ class BarePress:
         self.motor_pin = self.factory.sim_pin(pins.motor_forward)
         self.pin.drive(True)
 
-    def press(self) -> float:
-        pin, clock = self.pin, CPU_CLOCK
-        start = clock()
-        pin.drive(False)
-        elapsed = clock() - start
+    def serve(self) -> None:
+        """The measured part: the edge to the motor on."""
+        self.pin.drive(False)
+
+    def release(self) -> None:
         assert self.motor_pin.state > 0
-        pin.drive(True)
+        self.pin.drive(True)
         self.motor.stop()
+
+    def press(self) -> float:
+        clock = CPU_CLOCK
+        start = clock()
+        self.serve()
+        elapsed = clock() - start
+        self.release()
         return elapsed
 
     def close(self):
@@ -211,26 +223,31 @@ class StackPress:
                 raise RuntimeError("the press was never served")
             clock.advance_to(nxt)
 
-    def press(self) -> float:
-        pin, clock = self.pin, CPU_CLOCK
+    def serve(self) -> None:
+        """The measured part: the edge to the figure's end (the motor on or the shot reported, the shot
+        reported, or the loop quiet)."""
         served = self.served
+        self.pin.drive(False)
         if self.until == "quiet":
-            start = clock()
-            pin.drive(False)
             self.app.loop.run_until_quiet()
-            elapsed = clock() - start
         else:
-            start = clock()
-            pin.drive(False)
             self._step_until_served(served, motor=self.until == "motor")
-            elapsed = clock() - start
-        pin.drive(True)
+
+    def press(self) -> float:
+        clock = CPU_CLOCK
+        start = clock()
+        self.serve()
+        elapsed = clock() - start
+        self.release()
+        return elapsed
+
+    def release(self) -> None:
+        self.pin.drive(True)
         self.app.loop.run_until_quiet()
         if self.pause:
             self.app.loop.run_for(self.pause)
         if self.app.controller.launcher.cards < 50:
             self.line("sim load cards=500")
-        return elapsed
 
     def close(self):
         self.app.close()
@@ -275,6 +292,58 @@ def press_path(rounds: int, presses: int, paths: dict = PRESS_PATHS, physics: bo
     finally:
         bare.close()
     return out
+
+
+# Instructions per press, counted by callgrind: a figure no neighbour on a shared machine moves, and one that
+# does not depend on what this processor charges for a lock or a cache miss (the time ratio does: the bare
+# press takes three locks and sets a threading.Event per edge, ours none). Only the measured part of each press
+# is counted: it runs inside functools.reduce, the one C function callgrind is told to count in.
+CALLGRIND = ("valgrind", "--tool=callgrind", "--toggle-collect=functools_reduce", "--callgrind-out-file=/dev/null")
+INSTRUCTION_PATHS = ("no_game", "in_game")
+
+
+def _counted_per_press(side: str, presses: int) -> float:
+    """Instructions callgrind counted in ``presses`` measured presses of ``side`` (a child process), per press."""
+    proc = subprocess.run([*CALLGRIND, *_python(str(Path(__file__)), "--child", f"instructions-{side}", str(presses))],
+                          capture_output=True, text=True, env=ENV, cwd=ROOT, check=True)
+    found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count: {proc.stderr[-500:]}")
+    return int(found.group(1)) / presses
+
+
+def press_instructions(presses: int) -> dict:
+    """Instructions per press, ours over the bare press, for :data:`INSTRUCTION_PATHS`; a reason instead
+    where it cannot be counted here."""
+    if shutil.which("valgrind") is None:
+        return {"skipped": "valgrind is not installed"}
+    bare = _counted_per_press("bare", presses)
+    if bare == 0:  # a stripped Python: no function of that name for callgrind to count in
+        return {"skipped": "this Python has no symbol functools_reduce (stripped)"}
+    out: dict = {"baseline_kinstr": round(bare / 1e3, 1), "presses": presses}
+    for name in INSTRUCTION_PATHS:
+        ours = _counted_per_press(name, presses)
+        out[name] = {"ratio": round(ours / bare, 2), "ours_kinstr": round(ours / 1e3, 1)}
+    return out
+
+
+def _child_instructions(side: str, presses: int) -> None:
+    """In the child, under callgrind: warm up, then each press's measured part inside functools.reduce
+    (counted) and its release outside it (not counted). The garbage collector is off: a collection runs
+    wherever the allocation counter happens to be, so on some presses and not others."""
+    import functools
+    press: BarePress | StackPress = BarePress() if side == "bare" else StackPress(*PRESS_PATHS[side])
+    try:
+        for _ in range(30):  # the interpreter's specialising and the caches settle over the first presses
+            press.press()
+        gc.collect()
+        gc.disable()
+        window = lambda acc, _: press.serve()  # noqa: E731
+        for _ in range(presses):
+            functools.reduce(window, (0,), None)
+            press.release()
+    finally:
+        press.close()
 
 
 # Where a press without a game goes: each part measured by taking it out, side by side with the whole press.
@@ -606,7 +675,7 @@ def _child_long(lines: int) -> None:
 
 # ---------------------------------------------------------------- the suite
 SIZES = {  # name: full, quick
-    "press_rounds": (9, 3), "presses": (200, 50),
+    "press_rounds": (9, 3), "presses": (200, 50), "instruction_presses": (200, 100),
     "virtual_rounds": (5, 3), "virtual_presses": (300, 50),
     "game_rounds": (5, 3), "games": (10, 3),
     "bot_rounds": (3, 2), "bot_games": (3, 1),
@@ -619,9 +688,9 @@ SIZES = {  # name: full, quick
 def sizes(quick: bool, tiny: bool = False) -> dict:
     s = {k: v[1 if quick else 0] for k, v in SIZES.items()}
     if tiny:  # the smoke test: runs everything, measures nothing meaningful
-        s.update(press_rounds=1, presses=2, virtual_rounds=1, virtual_presses=2, game_rounds=1, games=1,
-                 bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1, rss_rounds=1, rss_presses=5,
-                 idle_seconds=0.2, long_lines=50)
+        s.update(press_rounds=1, presses=2, instruction_presses=0, virtual_rounds=1, virtual_presses=2,
+                 game_rounds=1, games=1, bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1,
+                 rss_rounds=1, rss_presses=5, idle_seconds=0.2, long_lines=50)
     return s
 
 
@@ -638,6 +707,8 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     log("press path at a person's pace ...")
     paced = press_path(s["press_rounds"], s["presses"], pause=PERSONS_PAUSE,
                        paths={k: PRESS_PATHS[k] for k in ("no_game", "in_game")})
+    log("press path in instructions (callgrind) ...")
+    counted = press_instructions(s["instruction_presses"]) if s["instruction_presses"] else {"skipped": "tiny run"}
     log("press parts ...")
     parts = press_parts(s["press_rounds"], s["presses"])
     log("virtual presses ...")
@@ -666,7 +737,7 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     result["rss_after_100k_lines_mb"] = long["mb"]
     result["gc_max_pause_ms"] = long["gc_max_pause_ms"]
     result["details"] = {"press_path": paths, "press_path_without_physics": bare_paths,
-                         "press_path_paced": paced, "press_parts": parts,
+                         "press_path_paced": paced, "press_path_instructions": counted, "press_parts": parts,
                          "virtual_presses": virtual, "game": game,
                          "bot_game": bots, "save": save, "startup": start, "rss": memory, "idle_wakeups": idle,
                          "long_session": long, "quick": quick, "python": sys.version.split()[0], "cpus": os.cpu_count()}
@@ -695,6 +766,14 @@ def table(result: dict) -> str:
         for name, path in d[detail].items():
             rows.append((f"  {name}, {how}", f"{path['ratio']:.2f}x ({path['ours_us']:.1f} us)",
                          f"{path['baseline_us']:.1f} us", "-", ""))
+    counted = d["press_path_instructions"]
+    for name in INSTRUCTION_PATHS:
+        if name in counted:
+            path = counted[name]
+            rows.append((f"  {name}, in instructions", f"{path['ratio']:.2f}x ({path['ours_kinstr']:.0f}k)",
+                         f"{counted['baseline_kinstr']:.0f}k", "-", ""))
+    if "skipped" in counted:
+        rows.append(("  in instructions", f"not counted: {counted['skipped']}", "-", "-", ""))
     parts = d["press_parts"]
     rows.append(("  no game, of which", ", ".join(f"{k[:-3].replace('_', ' ')} {v:.1f} us" for k, v in parts.items()
                                                    if k != "whole_us"), "-", "-", ""))
@@ -737,7 +816,11 @@ def main(argv=None) -> int:
     p.add_argument("--child", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        _child_long(int(args.child[1]))
+        kind, count = args.child[0], int(args.child[1])
+        if kind.startswith("instructions-"):
+            _child_instructions(kind.removeprefix("instructions-"), count)
+        else:
+            _child_long(count)
         return 0
     result = run_suite(args.quick, log=lambda msg: print(msg, file=sys.stderr, flush=True))
     print(json.dumps(result, indent=1) if args.json else table(result))

@@ -1,6 +1,9 @@
 """The benchmark suite runs: every figure is produced (tiny counts; no timing is asserted here)."""
 
 import json
+import shutil
+
+import pytest
 
 from benchmarks import run
 
@@ -18,6 +21,8 @@ def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
     assert set(result["details"]["press_parts"]) == {"whole_us", "edge_and_debounce_us", "beep_us", "events_us"}
     assert set(result["details"]["press_path_without_physics"]) == {"no_game", "in_game"}
     assert set(result["details"]["press_path_paced"]) == {"no_game", "in_game"}
+    assert result["details"]["press_path_instructions"] == {"skipped": "tiny run"}
+    assert "not counted: tiny run" in run.table(result)
 
 
 def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_still_served():
@@ -68,3 +73,13 @@ def test_at_a_persons_pace_a_second_of_virtual_time_passes_between_presses():
     finally:
         paced.close()
         hurried.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_callgrind_counts_the_measured_presses_and_nothing_around_them():
+    two, six = (run._counted_per_press("bare", n) * n for n in (2, 6))
+    # the child's imports and set-up (hundreds of millions of instructions) are not counted, nor each press's
+    # release: six measured presses count three times what two do
+    assert 2.7 < six / two < 3.3, (two, six)
+    assert 10_000 < two / 2 < 1_000_000  # a press is tens of thousands of instructions, not a whole program
