@@ -27,7 +27,7 @@ def aim_angle(ctl: Controller, angle: float) -> Reply:
     if not s.min_angle <= angle <= s.max_angle:
         raise CommandError("bad-argument", f"angle= must be between {s.min_angle:g} and {s.max_angle:g}, "
                                            f"got {angle:g}")
-    if ctl.launcher.state not in ("ready", "lid_open", "jammed", "empty"):
+    if not ctl.launcher.rules.aim_angle:
         raise CommandError("busy", "the shooter is turning or firing; aim when it is done")
     ctl.launcher.aimed_seat = None  # at no seat now: the next shot turns first
     seconds = ctl.hw.servo.move_to(angle)

@@ -45,6 +45,7 @@ class StateRules:
     refusal: tuple[str, str] | None
     owed_queue: bool = False   # a press that pays an owed card queues here (the shooter is busy)
     aim: bool = False          # ``aim seat=S`` is taken here
+    aim_angle: bool = False    # ``aim angle=A`` (bring-up) is taken here: the turntable is still, no turn under way
     counted: bool = False      # shooting from the magazine: a count of 0 refuses a press first
 
 
@@ -66,14 +67,14 @@ STATE_TABLE: list[dict[str, str]] = [
 ]
 STATE_RULES = {
     "booting": StateRules(("busy", "the shooter is starting")),
-    "ready": StateRules(None, owed_queue=True, aim=True, counted=True),
+    "ready": StateRules(None, owed_queue=True, aim=True, aim_angle=True, counted=True),
     "aiming": StateRules(("busy", "the shooter is turning"), owed_queue=True, aim=True, counted=True),
     "firing": StateRules(_FIRING, owed_queue=True, counted=True),
     "retracting": StateRules(_FIRING, owed_queue=True, counted=True),
-    "lid_open": StateRules(_LID, aim=True),
-    "clearing": StateRules(_LID, aim=True),
-    "jammed": StateRules(("jammed", "a card is jammed: open and close the lid to clear it"), aim=True),
-    "empty": StateRules(("empty", "the magazine is empty: load cards and close the lid"), aim=True),
+    "lid_open": StateRules(_LID, aim=True, aim_angle=True),
+    "clearing": StateRules(_LID, aim=True, aim_angle=True),
+    "jammed": StateRules(("jammed", "a card is jammed: open and close the lid to clear it"), aim=True, aim_angle=True),
+    "empty": StateRules(("empty", "the magazine is empty: load cards and close the lid"), aim=True, aim_angle=True),
     "fault": StateRules(("fault", "the shooter stopped on a fault: open and close the lid to reset it")),
 }
 STATES = [s["name"] for s in STATE_TABLE]

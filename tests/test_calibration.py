@@ -81,6 +81,15 @@ def test_aim_angle_while_the_shooter_turns_to_fire_is_busy():
         assert replies[-1]["ok"] is True
 
 
+def test_aim_angle_is_taken_with_the_lid_open_after_a_jam(console):
+    # "clearing" (the lid open on a jam) lets aim seat=S through; aim angle=A kept a list of its own and
+    # refused it as busy there: both now read the launcher's state table
+    out = console(["sim jam", "press", "sim wait seconds=2", "sim lid open", "status", "aim angle=30", "aim seat=2"])
+    assert reply(out, "status")[0]["shooter"]["state"] == "lid-open"
+    assert reply(out, "aim")[0]["ok"] is True and reply(out, "aim")[0]["angle"] == 30
+    assert reply(out, "aim")[1]["ok"] is True
+
+
 def test_a_bad_calibration_file_names_the_file_and_the_problem(tmp_path):
     (tmp_path / "calibration.json").write_text('{"seat_angles": {"3": [1, 2]}}')
     with pytest.raises(ConfigError, match=r"calibration.json: seat_angles.3: must be a list of 3 angles"):
