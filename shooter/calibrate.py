@@ -21,6 +21,7 @@ from typing import TextIO
 from .bench import Bench
 from .errors import ConfigError
 from .scheduler import PROFILES, profile_from_config
+from .table.args import MAX_SEATS, MIN_SEATS
 
 FINE, COARSE = 1.0, 10.0
 BURSTS = (1, 2, 3, 4, 5)
@@ -35,8 +36,8 @@ def parse_players(text: str | None) -> list[int] | None:
         players = [int(p) for p in text.split(",") if p.strip()]
     except ValueError:
         raise ConfigError(f"--players {text}: must be numbers of players, like 3,4") from None
-    if not players or not all(2 <= p <= 10 for p in players):
-        raise ConfigError(f"--players {text}: every number of players must be 2..10")
+    if not players or not all(MIN_SEATS <= p <= MAX_SEATS for p in players):
+        raise ConfigError(f"--players {text}: every number of players must be {MIN_SEATS}..{MAX_SEATS}")
     return players
 
 

@@ -21,6 +21,7 @@ from hal import InvalidValueError
 from .config import Config, _number, check_measured
 from .errors import ConfigError, StateFileError
 from .persist import Store
+from .table.args import MAX_SEATS, MIN_SEATS
 
 CALIBRATION_FILE = "calibration.json"
 MOTOR_KEYS = ("seconds_per_card", "spin_up")
@@ -69,8 +70,9 @@ class Calibration:
                 raise ConfigError(f"unknown key {sorted(unknown)[0]!r}")
             angles = {}
             for players, values in dict(data.get("seat_angles", {})).items():
-                if not str(players).isdigit() or not 2 <= int(players) <= 10:
-                    raise ConfigError(f"seat_angles.{players}: the key must be a number of players, 2..10")
+                if not str(players).isdigit() or not MIN_SEATS <= int(players) <= MAX_SEATS:
+                    raise ConfigError(f"seat_angles.{players}: the key must be a number of players, "
+                                      f"{MIN_SEATS}..{MAX_SEATS}")
                 if not isinstance(values, list) or len(values) != int(players):
                     raise ConfigError(f"seat_angles.{players}: must be a list of {players} angles")
                 angles[int(players)] = [float(_number(f"seat_angles.{players}", v, -360, 360)) for v in values]

@@ -12,7 +12,7 @@ from pathlib import Path
 from . import __version__
 from .errors import ConfigError, InstallError
 from .protocol import PROTOCOL_VERSION
-from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
+from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS, whole_in
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -118,12 +118,13 @@ def _consoles(args, config) -> list[str]:
 
 
 def _whole(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: a whole number in lo..hi (argparse turns the ValueError into one clear line)."""
+    """An argparse type: a whole number in lo..hi, checked as a console line's numbers are (argparse turns
+    the error into one clear line)."""
     def check(text: str) -> int:
-        value = int(text)
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be {lo}..{hi}, got {value}")
-        return value
+        try:
+            return whole_in(text, lo, hi)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
     return check
 
 

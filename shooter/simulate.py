@@ -17,6 +17,7 @@ from .app import App
 from .config import Config, parse_config
 from .errors import ConfigError
 from .table import CARDS
+from .table.args import DEFAULT_LIMIT
 
 
 @dataclass
@@ -47,7 +48,7 @@ def play_games(games: int, **options) -> list[GameResult]:
     return list(iter_games(games, **options))
 
 
-def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = 500,
+def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = DEFAULT_LIMIT,
                edition: str = "2016", config: Config | None = None, variant: str = "extreme", **bot_options):
     """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
     base = config or parse_config({})

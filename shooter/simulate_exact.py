@@ -18,6 +18,7 @@ from sim.exact_bots import ExactBotTable
 from .app import App
 from .config import Config, parse_config
 from .simulate import GameResult
+from .table.args import DEFAULT_LIMIT
 from .table.editions import COPIES_PER_DIGIT, DECK_SIZE, deck
 
 
@@ -98,7 +99,7 @@ class _Table:
 
 
 def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 1, scoring: str = "winner",
-                     limit: int = 500, config: Config | None = None, **bot_options) -> list:
+                     limit: int = DEFAULT_LIMIT, config: Config | None = None, **bot_options) -> list:
     """Play ``games`` whole games of ``variant``, each with its own seed; returns ExactGameResult objects."""
     results = []
     quiet = replace(config or parse_config({}), sim_cards=0)  # the bots load their own real cards

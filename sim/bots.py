@@ -140,9 +140,9 @@ class BotTable(CardsAtTable):
         self.stats["refills"] += 1
 
     # ---- a game ----
-    def play_game(self, *, scoring: str = "winner", limit: int = 500, edition: str = "2016",
-                  max_lines: int = 50000) -> dict:
-        """Play one whole game; returns the final game status."""
+    def play_game(self, *, scoring: str, limit: int, edition: str, max_lines: int = 50000) -> dict:
+        """Play one whole game; returns the final game status. The game's options are the caller's to
+        give (the table defines their names and defaults; the bots only play)."""
         self.send(f"game new players={self.players} dealer=random scoring={scoring} limit={limit} "
                   f"edition={edition}")
         while True:

@@ -168,7 +168,7 @@ class ExactBotTable(CardsAtTable):
         self.stats["cards put back"] += 1
 
     # ---- a game ----
-    def play_game(self, *, scoring: str = "winner", limit: int = 500, max_lines: int = 60000) -> dict:
+    def play_game(self, *, scoring: str, limit: int, max_lines: int = 60000) -> dict:
         self.send(f"game new players={self.players} dealer=random variant={self.variant} scoring={scoring} "
                   f"limit={limit}")
         while True:

@@ -219,3 +219,11 @@ def test_calibrate_on_a_terminal_stores_angles_and_a_fitted_seconds_per_card_wit
                   if o.get("reply") == "status")
     assert status["sources"]["servo.seat_angles.2"] == "calibration"
     assert status["sources"]["motor.seconds_per_card"] == "calibration"
+
+
+def test_calibrate_players_out_of_the_tables_seat_range_are_refused_naming_it():
+    from shooter.calibrate import parse_players
+    from shooter.table.args import MAX_SEATS, MIN_SEATS
+    assert parse_players(f"{MIN_SEATS},{MAX_SEATS}") == [MIN_SEATS, MAX_SEATS]
+    with pytest.raises(ConfigError, match=f"must be {MIN_SEATS}..{MAX_SEATS}"):
+        parse_players(f"3,{MAX_SEATS + 1}")

@@ -145,3 +145,14 @@ def test_simulate_refuses_bad_numbers_and_scorings_in_one_line_not_a_traceback()
         out = subprocess.run([sys.executable, "-m", "shooter", "simulate", *args], capture_output=True, timeout=60)
         assert out.returncode == 2, (args, out)
         assert b"Traceback" not in out.stderr and out.stderr.strip(), (args, out.stderr)
+
+
+@pytest.mark.parametrize("text, words", [("0", "must be 1..9, got 0"), ("x", "must be a whole number, got 'x'"),
+                                         ("1_0", "must be a whole number"), ("+3", "must be a whole number")])
+def test_a_cli_number_is_checked_as_a_console_line_number_is(text, words):
+    import argparse
+
+    from shooter.cli import _whole
+    with pytest.raises(argparse.ArgumentTypeError, match=words):
+        _whole(1, 9)(text)
+    assert _whole(1, 9)(" 9 ") == 9
