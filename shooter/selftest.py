@@ -134,11 +134,11 @@ def check_motor(bench: Bench, person, timeout: float) -> Result:
         return Result("motor", False, "the lid reads open: the motor stays off (see lid)")
     notes = []
     try:
-        for direction, duty, pulse in (("forward", launcher.duty, FORWARD_PULSE),
-                                       ("backward", launcher.retract_duty, BACKWARD_PULSE)):
+        for direction, run, duty, pulse in (("forward", hw.motor.forward, launcher.duty, FORWARD_PULSE),
+                                            ("backward", hw.motor.backward, launcher.retract_duty, BACKWARD_PULSE)):
             bench.rested()
             since = bench.clock.now()
-            getattr(hw.motor, direction)(duty)
+            run(duty)
             bench.wait(pulse)
             hw.motor.stop()
             bench.wait(0.2)

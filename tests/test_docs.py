@@ -74,3 +74,11 @@ def test_every_rule_option_is_documented_with_its_default():
         default = json.dumps(f.default) if isinstance(f.default, str) else str(f.default).lower()
         assert f"| `{f.name}` | `{default}` |" in doc, f.name
         assert f"{f.name} = {default}" in example, f.name
+
+
+def test_the_protocol_docs_status_schema_names_the_tables_own_choices():
+    # the schema is written by hand; its choices and numbers are the table's (shooter/table/args.py)
+    from shooter.table.args import DEFAULT_LIMIT, DIRECTIONS, EDITIONS, MAX_SEATS, SCORINGS, choices
+    assert f'"edition": "{choices(EDITIONS)}", "scoring": "{choices(SCORINGS)}", "limit": {DEFAULT_LIMIT},' in PROTOCOL
+    assert f'"direction": "{choices(DIRECTIONS)}"' in PROTOCOL
+    assert f"a seat outside 1..{MAX_SEATS}" in PROTOCOL

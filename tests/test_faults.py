@@ -61,12 +61,13 @@ def test_50000_fuzzed_lines_over_tcp():
 
 
 def test_200_sigkills_resume_from_the_last_answered_command(tmp_path):
-    from tests.test_persistence import _kill_runs
+    from tests.test_persistence import GAME, _kill_runs
     kills, ahead, unanswered, resumed = _kill_runs(200, tmp_path, seed=2)   # asserts no answered command is lost
     record(runners.FaultResult("SIGKILL at random points", 200, kills, 0,
                                {"killed before the reply": unanswered, "saved but unanswered": ahead,
                                 "restarts that resumed a saved game": len(resumed)}))
-    assert kills == 200
+    # kills landed before, during and after lines all through the script, not at a few points
+    assert unanswered > 0 and len(resumed) >= len(GAME) // 2, (unanswered, sorted(resumed))
 
 
 def test_50_serial_link_drops_and_stalls_over_a_pty():

@@ -60,7 +60,8 @@ def test_a_corrupt_or_foreign_state_file_is_kept_aside_and_the_controller_starts
     assert run_console(["status"], state_dir=tmp_path)[-1]["ok"]
 
 
-def test_the_state_is_written_atomically(tmp_path):
+def test_a_save_replaces_the_last_one_and_leaves_no_temporary_file(tmp_path):
+    # (atomicity itself, a process dying mid-save, is tests/test_durability.py)
     store = Store(tmp_path)
     store.save({"a": 1})
     store.save({"a": 2})
