@@ -99,7 +99,25 @@ def paired_ratio(a: list[float], b: list[float]) -> float:
 
 
 # ---------------------------------------------------------------- the press path
-class BarePress:
+class Press:
+    """One side of the press path: ``serve()`` is the measured part of a press, ``release()`` what follows it."""
+
+    def serve(self) -> None:  # pragma: no cover - each side's own
+        raise NotImplementedError
+
+    def release(self) -> None:  # pragma: no cover - each side's own
+        raise NotImplementedError
+
+    def press(self) -> float:
+        clock = CPU_CLOCK
+        start = clock()
+        self.serve()
+        elapsed = clock() - start
+        self.release()
+        return elapsed
+
+
+class BarePress(Press):
     """The baseline: gpiozero's Button.when_pressed -> Motor.forward() on the simulator's pins.
 
     The pins belong to a simulated shooter (``sim.ShooterWorld``), as ours do: the motor pins
@@ -131,20 +149,12 @@ class BarePress:
         self.pin.drive(True)
         self.motor.stop()
 
-    def press(self) -> float:
-        clock = CPU_CLOCK
-        start = clock()
-        self.serve()
-        elapsed = clock() - start
-        self.release()
-        return elapsed
-
     def close(self):
         self.button.close()
         self.motor.close()
 
 
-class StackPress:
+class StackPress(Press):
     """Ours: the same button edge through the whole controller, on the simulator, in virtual time."""
 
     def __init__(self, players: int | None, until: str, without: str | None = None, physics: bool = True,
@@ -232,14 +242,6 @@ class StackPress:
             self.app.loop.run_until_quiet()
         else:
             self._step_until_served(served, motor=self.until == "motor")
-
-    def press(self) -> float:
-        clock = CPU_CLOCK
-        start = clock()
-        self.serve()
-        elapsed = clock() - start
-        self.release()
-        return elapsed
 
     def release(self) -> None:
         self.pin.drive(True)
@@ -332,7 +334,7 @@ def _child_instructions(side: str, presses: int) -> None:
     (counted) and its release outside it (not counted). The garbage collector is off: a collection runs
     wherever the allocation counter happens to be, so on some presses and not others."""
     import functools
-    press: BarePress | StackPress = BarePress() if side == "bare" else StackPress(*PRESS_PATHS[side])
+    press: Press = BarePress() if side == "bare" else StackPress(*PRESS_PATHS[side])
     try:
         for _ in range(30):  # the interpreter's specialising and the caches settle over the first presses
             press.press()
