@@ -277,6 +277,32 @@ def test_D_UNO_the_current_player_with_two_cards_may_call_ahead():
     refused(lambda: t.catch(2), "too-late")
 
 
+def test_D_UNO_a_call_after_the_play_marks_the_window_called():
+    t = table()
+    t.set(seat=2, hand=2)
+    t.play("5")
+    t.uno(2)
+    assert t.status()["uno_windows"] == [{"seat": 2, "called": True}]
+    assert t.status()["uno_window"] == {"seat": 2, "called": True}
+    refused(lambda: t.catch(2), "too-late")
+
+
+def test_D_UNO_a_call_or_a_catch_moves_only_the_named_seats_window():
+    t = table()
+    for seat, held in ((1, 2), (2, 2), (3, 2), (4, 1)):
+        t.set(seat=seat, hand=held)
+    t.play("wild-shuffle")  # 6 cards dealt one by one from seat 3: seats 1 and 2 are left with one each
+    assert hands(t) == {1: 1, 2: 1, 3: 2, 4: 2}
+    assert t.status()["uno_windows"] == [{"seat": 1, "called": False}, {"seat": 2, "called": False}]
+    t.uno(1)
+    assert t.status()["uno_windows"] == [{"seat": 1, "called": True}, {"seat": 2, "called": False}]
+    t.catch(2)
+    assert t.status()["uno_windows"] == [{"seat": 1, "called": True}]
+    assert t.status()["uno_window"] == {"seat": 1, "called": True}
+    refused(lambda: t.catch(2), "too-late")  # caught once: its window is used up
+    refused(lambda: t.catch(1), "too-late")
+
+
 def test_D_UNO_a_seat_with_many_cards_has_nothing_to_call():
     t = table()
     refused(lambda: t.uno(3), "bad-argument")

@@ -302,11 +302,14 @@ class ExactRules(TableBase):
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
-    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None) -> None:
-        """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants."""
+    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None,
+                            seat: int | None) -> None:
+        """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants;
+        `seat` is the command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
         # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any
         # later play or draw, any press by the next player (after the card's player), or when
-        # that hand changes.
+        # that hand changes. `uno seat=S` marks S's window called, or, S up with 2 cards and
+        # nothing owed, covers the card S is about to play; a catch of S closes S's window.
         g = self._game
         if g.hands is None or hands_before is None:
             g.uno_windows = []
@@ -318,12 +321,20 @@ class ExactRules(TableBase):
                 continue
             if g.hands[w["seat"]] != hands_before[w["seat"]]:
                 continue
+            if w["seat"] == seat and trigger == "catch_exact_uno":
+                continue  # caught: the window is used up
+            if w["seat"] == seat and trigger == "call_exact_uno":
+                w["called"] = True
             windows.append(w)
         if trigger == "play_exact":
             for s in g.in_game:
                 if g.hands[s] == 1 and hands_before[s] != 1:
                     windows.append({"seat": s, "called": g.uno_ahead == s})
             g.uno_ahead = None
+        elif trigger == "call_exact_uno":
+            assert seat is not None, "an uno call is validated with its seat"
+            if seat == g.current and g.counted[seat] == 2:
+                g.uno_ahead = seat  # called ahead: safe for the card about to be played
         g.uno_windows = windows
         g.uno_window = windows[0].copy() if windows else None
 
@@ -345,21 +356,10 @@ class ExactRules(TableBase):
             return "too-late", f"Seat {seat} called Uno or its window is closed."
         return None
 
-    def _apply_exact_uno(self, seat: int) -> None:
-        g = self._game
-        for w in g.uno_windows:
-            if w["seat"] == seat:
-                w["called"] = True
-        if seat == g.current and g.counted[seat] == 2:
-            g.uno_ahead = seat
-        g.uno_window = g.uno_windows[0].copy() if g.uno_windows else None
-
     def _apply_exact_catch(self, seat: int) -> None:
         # CL-UNO: a caught Uno costs uno_penalty cards (2; 4 by the 2001 sheet)
-        g = self._game
-        g.uno_windows = [w for w in g.uno_windows if w["seat"] != seat]
-        g.uno_window = g.uno_windows[0].copy() if g.uno_windows else None
-        self._owe_cards(seat, g.uno_penalty, "uno", front=True)
+        # (the caught seat's window closes in _move_exact_windows)
+        self._owe_cards(seat, self._game.uno_penalty, "uno", front=True)
 
 
 EXACT_EFFECT = {

@@ -550,8 +550,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
         `command` names the undo level to push (None: not undoable); `forget`
         clears the undo history instead: "game", or what ``undo`` then names as the reason
-        (a key of UNDO_BLOCKED: "press", "deal"). After the trigger
-        the rule windows move as its rule says (``_move_windows``, the one place).
+        (a key of UNDO_BLOCKED: "press", "deal"). After the trigger the rule windows move as the
+        command (its trigger and its arguments) says (``_move_windows``, the one place).
 
         Rolling back needs only a copy of the game (``GameState.clone``, or ``rollback_copy``: an
         Extreme press copies only what it changes in place, ``GameState.press_copy``); the snapshot of the game
@@ -567,7 +567,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.machine.trigger(trigger, **kwargs)
             if command is not None and rollback is not None:
                 before = snapshot(rollback, phase)
-            self._move_windows(trigger, rollback, before, last=kwargs.get("last", False))
+            self._move_windows(trigger, rollback, before, kwargs)
             if announce:
                 self._announce(old_head)
             if finish:
