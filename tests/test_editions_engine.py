@@ -16,6 +16,7 @@ import shooter.table
 from shooter.errors import CommandError
 from shooter.table import RuleOptions, Table
 from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
+from shooter.table.exact import ExactRules
 
 EDITIONS_IDS = (
     "D-SENSOR D-DEAL D-FIRST D-DRAW D-OWED D-SERVE D-REFILL D-HANDS D-UNO D-LAST D-GIVE D-PEN D-SCORE "
@@ -90,6 +91,11 @@ def test_every_editions_rule_id_lives_in_one_place_in_the_engine():
     text = "\n".join(path.read_text() for path in sorted(engine.glob("*.py")))
     counts = {rid: len(re.findall(rf"(?<![A-Z0-9-]){rid}(?![A-Z0-9-])", text)) for rid in EDITIONS_IDS}
     assert {rid: n for rid, n in counts.items() if n != 1} == {}
+
+
+def test_every_effect_of_the_exact_decks_has_a_play_rule():
+    decks = (CLASSIC, ALL_WILD, FLIP_LIGHT, FLIP_DARK)
+    assert set(ExactRules.EXACT_EFFECT) == {card.effect for cards in decks for card in cards.values()}
 
 
 # --- D-* ----------------------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ was planned.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .base import TableBase
 from .editions import (
@@ -198,7 +199,7 @@ class ExactRules(TableBase):
         g.drawn = None
         if g.counted[player] == 0:
             g.going_out = player  # D-LAST: the round ends once nothing is owed
-        getattr(self, EXACT_EFFECT[row.effect])(player, card, row, target)
+        self.EXACT_EFFECT[row.effect](self, player, card, row, target)
 
     def _after(self, seat: int, steps: int = 1) -> int:
         g = self._game
@@ -283,6 +284,13 @@ class ExactRules(TableBase):
         self._emit("side", side=g.side)
         g.current = self._after(player)
 
+    # What a played card does, per its effect in the variant's card table (editions.py).
+    EXACT_EFFECT: ClassVar[dict[str, Callable[[ExactRules, int, str, DeckCard, int | None], None]]] = {
+        PLAIN: _x_plain, SKIP: _x_skip, REVERSE: _x_reverse, DRAW: _x_draw, WILD_DRAW: _x_draw,
+        SKIP_TWO: _x_skip_two, TARGETED_DRAW: _x_targeted, SWAP: _x_swap, SHUFFLE: _x_shuffle,
+        FLIP: _x_flip, SKIP_ALL: _x_skip_all,
+    }
+
     # --- challenges --------------------------------------------------------------
     def _apply_challenge(self, seat: int, result: str) -> None:
         # CL-CHAL, FL-CHAL: the victim of a waiting wild draw card challenges before its first card.
@@ -361,9 +369,3 @@ class ExactRules(TableBase):
         # (the caught seat's window closes in _move_exact_windows)
         self._owe_cards(seat, self._game.uno_penalty, "uno", front=True)
 
-
-EXACT_EFFECT = {
-    PLAIN: "_x_plain", SKIP: "_x_skip", REVERSE: "_x_reverse", DRAW: "_x_draw", WILD_DRAW: "_x_draw",
-    SKIP_TWO: "_x_skip_two", TARGETED_DRAW: "_x_targeted", SWAP: "_x_swap", SHUFFLE: "_x_shuffle",
-    FLIP: "_x_flip", SKIP_ALL: "_x_skip_all",
-}
