@@ -35,9 +35,11 @@ from .args import (
     PENALTY,
     PLAYERS,
     SCORING,
+    SCORINGS,
     SIDE,
     START,
     VARIANT,
+    VARIANTS,
     whole,
 )
 from .base import UNDO_BLOCKED, Event
@@ -52,9 +54,14 @@ from .scoring import ScoringRules, reporters
 from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, score_sheet, snapshot
 from .turns import TurnRules
 
-# D-SCORE: the scorings each variant allows (winner everywhere; lowest in classic and flip)
-VARIANT_SCORINGS = {"extreme": ("winner", "lowest", "elimination"), "classic": ("winner", "lowest"),
-                    "flip": ("winner", "lowest"), "all-wild": ("winner",)}
+# D-SCORE: the scorings each variant allows: all of them in Uno Extreme; winner and lowest in classic and
+# flip; winner in All Wild. The names are args.py's, unpacked in its order (a scoring or variant added
+# there stops this import until it is placed here; tests/test_editions_engine.py pins the table).
+_WINNER, _LOWEST, _ELIMINATION = SCORINGS
+_EXTREME, _CLASSIC, _ALL_WILD, _FLIP = VARIANTS
+VARIANT_SCORINGS: dict[str, tuple[str, ...]] = {
+    _EXTREME: (_WINNER, _LOWEST, _ELIMINATION), _CLASSIC: (_WINNER, _LOWEST), _FLIP: (_WINNER, _LOWEST),
+    _ALL_WILD: (_WINNER,)}
 
 
 class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
