@@ -16,6 +16,7 @@ import shooter.table
 from shooter.errors import CommandError
 from shooter.table import RuleOptions, Table
 from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
+from shooter.table.exact import ExactRules
 
 EDITIONS_IDS = (
     "D-SENSOR D-DEAL D-FIRST D-DRAW D-OWED D-SERVE D-REFILL D-HANDS D-UNO D-LAST D-GIVE D-PEN D-SCORE "
@@ -90,6 +91,11 @@ def test_every_editions_rule_id_lives_in_one_place_in_the_engine():
     text = "\n".join(path.read_text() for path in sorted(engine.glob("*.py")))
     counts = {rid: len(re.findall(rf"(?<![A-Z0-9-]){rid}(?![A-Z0-9-])", text)) for rid in EDITIONS_IDS}
     assert {rid: n for rid, n in counts.items() if n != 1} == {}
+
+
+def test_every_effect_of_the_exact_decks_has_a_play_rule():
+    decks = (CLASSIC, ALL_WILD, FLIP_LIGHT, FLIP_DARK)
+    assert set(ExactRules.EXACT_EFFECT) == {card.effect for cards in decks for card in cards.values()}
 
 
 # --- D-* ----------------------------------------------------------------------------------------------
@@ -277,6 +283,32 @@ def test_D_UNO_the_current_player_with_two_cards_may_call_ahead():
     refused(lambda: t.catch(2), "too-late")
 
 
+def test_D_UNO_a_call_after_the_play_marks_the_window_called():
+    t = table()
+    t.set(seat=2, hand=2)
+    t.play("5")
+    t.uno(2)
+    assert t.status()["uno_windows"] == [{"seat": 2, "called": True}]
+    assert t.status()["uno_window"] == {"seat": 2, "called": True}
+    refused(lambda: t.catch(2), "too-late")
+
+
+def test_D_UNO_a_call_or_a_catch_moves_only_the_named_seats_window():
+    t = table()
+    for seat, held in ((1, 2), (2, 2), (3, 2), (4, 1)):
+        t.set(seat=seat, hand=held)
+    t.play("wild-shuffle")  # 6 cards dealt one by one from seat 3: seats 1 and 2 are left with one each
+    assert hands(t) == {1: 1, 2: 1, 3: 2, 4: 2}
+    assert t.status()["uno_windows"] == [{"seat": 1, "called": False}, {"seat": 2, "called": False}]
+    t.uno(1)
+    assert t.status()["uno_windows"] == [{"seat": 1, "called": True}, {"seat": 2, "called": False}]
+    t.catch(2)
+    assert t.status()["uno_windows"] == [{"seat": 1, "called": True}]
+    assert t.status()["uno_window"] == {"seat": 1, "called": True}
+    refused(lambda: t.catch(2), "too-late")  # caught once: its window is used up
+    refused(lambda: t.catch(1), "too-late")
+
+
 def test_D_UNO_a_seat_with_many_cards_has_nothing_to_call():
     t = table()
     refused(lambda: t.uno(3), "bad-argument")
@@ -322,12 +354,14 @@ def test_D_PEN_the_extreme_penalties_are_refused():
     refused(lambda: t.penalty("advice", 2), "bad-argument")
 
 
-@pytest.mark.parametrize("variant, scoring, ok", [
-    ("classic", "lowest", True), ("flip", "lowest", True), ("all-wild", "lowest", False),
-    ("classic", "elimination", False), ("all-wild", "winner", True)])
-def test_D_SCORE_the_scorings_each_variant_allows(variant, scoring, ok):
+SCORED = {"extreme": ("winner", "lowest", "elimination"), "classic": ("winner", "lowest"),
+          "flip": ("winner", "lowest"), "all-wild": ("winner",)}
+
+
+@pytest.mark.parametrize("variant, scoring", [(v, s) for v in SCORED for s in ("winner", "lowest", "elimination")])
+def test_D_SCORE_the_scorings_each_variant_allows(variant, scoring):
     t = Table()
-    if ok:
+    if scoring in SCORED[variant]:
         t.new_game(3, variant=variant, scoring=scoring)
     else:
         refused(lambda: t.new_game(3, variant=variant, scoring=scoring), "bad-argument")

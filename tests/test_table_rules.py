@@ -12,6 +12,7 @@ import pytest
 import shooter.table
 from shooter.errors import CommandError
 from shooter.table import CARDS, RuleOptions, Table
+from shooter.table.turns import TurnRules
 
 
 def new_table(players=4, first="5", options=None, **game):
@@ -76,6 +77,11 @@ def test_CARDS_table_matches_the_seed_deck_of_112_cards():
     for edition in ("2016", "2010"):
         assert sum(c.count(edition) for c in CARDS.values()) == 112
     assert CARDS["reverse"].count("2010") == 8 and CARDS["hit4"].count("2010") == 0
+
+
+def test_every_card_has_a_first_card_rule_and_every_effect_a_play_rule():
+    assert set(TurnRules.FIRST_CARD) == set(CARDS)
+    assert set(TurnRules.PLAY_EFFECT) == {card.effect for card in CARDS.values()}
 
 
 # --- S-* seats and turn order ---------------------------------------------------------

@@ -16,7 +16,8 @@ was planned.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .base import TableBase
 from .editions import (
@@ -198,7 +199,7 @@ class ExactRules(TableBase):
         g.drawn = None
         if g.counted[player] == 0:
             g.going_out = player  # D-LAST: the round ends once nothing is owed
-        getattr(self, EXACT_EFFECT[row.effect])(player, card, row, target)
+        self.EXACT_EFFECT[row.effect](self, player, card, row, target)
 
     def _after(self, seat: int, steps: int = 1) -> int:
         g = self._game
@@ -283,6 +284,13 @@ class ExactRules(TableBase):
         self._emit("side", side=g.side)
         g.current = self._after(player)
 
+    # What a played card does, per its effect in the variant's card table (editions.py).
+    EXACT_EFFECT: ClassVar[dict[str, Callable[[ExactRules, int, str, DeckCard, int | None], None]]] = {
+        PLAIN: _x_plain, SKIP: _x_skip, REVERSE: _x_reverse, DRAW: _x_draw, WILD_DRAW: _x_draw,
+        SKIP_TWO: _x_skip_two, TARGETED_DRAW: _x_targeted, SWAP: _x_swap, SHUFFLE: _x_shuffle,
+        FLIP: _x_flip, SKIP_ALL: _x_skip_all,
+    }
+
     # --- challenges --------------------------------------------------------------
     def _apply_challenge(self, seat: int, result: str) -> None:
         # CL-CHAL, FL-CHAL: the victim of a waiting wild draw card challenges before its first card.
@@ -302,11 +310,14 @@ class ExactRules(TableBase):
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
-    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None) -> None:
-        """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants."""
+    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None,
+                            seat: int | None) -> None:
+        """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants;
+        `seat` is the command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
         # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any
         # later play or draw, any press by the next player (after the card's player), or when
-        # that hand changes.
+        # that hand changes. `uno seat=S` marks S's window called, or, S up with 2 cards and
+        # nothing owed, covers the card S is about to play; a catch of S closes S's window.
         g = self._game
         if g.hands is None or hands_before is None:
             g.uno_windows = []
@@ -318,12 +329,20 @@ class ExactRules(TableBase):
                 continue
             if g.hands[w["seat"]] != hands_before[w["seat"]]:
                 continue
+            if w["seat"] == seat and trigger == "catch_exact_uno":
+                continue  # caught: the window is used up
+            if w["seat"] == seat and trigger == "call_exact_uno":
+                w["called"] = True
             windows.append(w)
         if trigger == "play_exact":
             for s in g.in_game:
                 if g.hands[s] == 1 and hands_before[s] != 1:
                     windows.append({"seat": s, "called": g.uno_ahead == s})
             g.uno_ahead = None
+        elif trigger == "call_exact_uno":
+            assert seat is not None, "an uno call is validated with its seat"
+            if seat == g.current and g.counted[seat] == 2:
+                g.uno_ahead = seat  # called ahead: safe for the card about to be played
         g.uno_windows = windows
         g.uno_window = windows[0].copy() if windows else None
 
@@ -345,25 +364,8 @@ class ExactRules(TableBase):
             return "too-late", f"Seat {seat} called Uno or its window is closed."
         return None
 
-    def _apply_exact_uno(self, seat: int) -> None:
-        g = self._game
-        for w in g.uno_windows:
-            if w["seat"] == seat:
-                w["called"] = True
-        if seat == g.current and g.counted[seat] == 2:
-            g.uno_ahead = seat
-        g.uno_window = g.uno_windows[0].copy() if g.uno_windows else None
-
     def _apply_exact_catch(self, seat: int) -> None:
         # CL-UNO: a caught Uno costs uno_penalty cards (2; 4 by the 2001 sheet)
-        g = self._game
-        g.uno_windows = [w for w in g.uno_windows if w["seat"] != seat]
-        g.uno_window = g.uno_windows[0].copy() if g.uno_windows else None
-        self._owe_cards(seat, g.uno_penalty, "uno", front=True)
+        # (the caught seat's window closes in _move_exact_windows)
+        self._owe_cards(seat, self._game.uno_penalty, "uno", front=True)
 
-
-EXACT_EFFECT = {
-    PLAIN: "_x_plain", SKIP: "_x_skip", REVERSE: "_x_reverse", DRAW: "_x_draw", WILD_DRAW: "_x_draw",
-    SKIP_TWO: "_x_skip_two", TARGETED_DRAW: "_x_targeted", SWAP: "_x_swap", SHUFFLE: "_x_shuffle",
-    FLIP: "_x_flip", SKIP_ALL: "_x_skip_all",
-}

@@ -34,7 +34,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     # commands within a round
     {"trigger": "play_card", "source": "play", "dest": None, "after": "_apply_play"},
     {"trigger": "serve_press", "source": "play", "dest": None, "after": "_apply_press"},
-    {"trigger": "call_uno", "source": "play", "dest": None, "after": "_apply_uno"},
+    # uno seat=S has no rule callback: a call only moves the Uno window (PenaltyRules._move_windows).
+    {"trigger": "call_uno", "source": "play", "dest": None},
     {"trigger": "catch_uno", "source": "play", "dest": None, "after": "_apply_catch"},
     {"trigger": "give_advice_penalty", "source": "play", "dest": None, "after": "_apply_advice"},
     {"trigger": "correct", "source": "play", "dest": None, "after": "_apply_set"},
@@ -57,7 +58,7 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "challenge_card", "source": "play", "dest": None, "after": "_apply_challenge"},
     {"trigger": "find_colour", "source": "play", "dest": None, "after": "_apply_colour_found"},
     {"trigger": "give_cards", "source": ["first", "play"], "dest": None, "after": "_apply_give"},
-    {"trigger": "call_exact_uno", "source": "play", "dest": None, "after": "_apply_exact_uno"},
+    {"trigger": "call_exact_uno", "source": "play", "dest": None},  # the window only (_move_exact_windows)
     {"trigger": "catch_exact_uno", "source": "play", "dest": None, "after": "_apply_exact_catch"},
     {"trigger": "correct_hand", "source": ["first", "play"], "dest": None, "after": "_apply_hand_count"},
     # checked after every play and press: someone went out and nothing is owed (E-*).

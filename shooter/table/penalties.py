@@ -25,6 +25,8 @@ The Uno catch window is ``game.uno_window`` = {seat, called}:
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import Snapshot, TableBase
 from .cards import PENALTY_PRESSES
 from .state import PENALTY_REASONS, TURN_REASONS, GameState, Owed, load_snapshot
@@ -39,14 +41,15 @@ class PenaltyRules(TableBase):
     # played or pressed; calling it yourself first makes you safe.
     # penalty wrong-card: a play can be taken back while it is the last thing that
     # happened apart from Uno calls (``last_play``).
-    # Table._run calls _move_windows after every command's trigger; no rule
-    # method opens or closes a window itself.
+    # Table._run calls _move_windows after every command's trigger, with the command's arguments; no rule
+    # method opens, closes or marks a window itself (an uno call is only that: it has no rule callback).
     def _move_windows(self, trigger: str, was: GameState | None, before: Snapshot | None,
-                      last: bool = False) -> None:
+                      args: dict[str, Any]) -> None:
         """Open and close the Uno window, the Uno-ahead call and the wrong-card window as the
         command fired by `trigger` (a machine.TRANSITIONS trigger) says; `was` is the game as it
         was before the command (the copy ``Table._run`` would roll back to), `before` its snapshot
-        (undoable commands only)."""
+        (undoable commands only), `args` the command's arguments (the trigger's keyword arguments:
+        a play's ``last``, the seat of an ``uno`` or a ``catch``)."""
         g = self.game
         if g is None or was is None:
             return  # a new game starts with every window closed
@@ -54,7 +57,7 @@ class PenaltyRules(TableBase):
         head = was.queue[0] if was.queue else None  # (was.head, without a call: a press comes here)
         if g.exact:
             g.last_play = None  # no wrong-card penalty in the exact variants
-            self._move_exact_windows(trigger, was.hands, player if head is None else head.seat)
+            self._move_exact_windows(trigger, was.hands, player if head is None else head.seat, args.get("seat"))
             return
         if trigger == "play_card":
             assert before is not None, "a play (an undoable command) comes with the snapshot before it"
@@ -62,10 +65,21 @@ class PenaltyRules(TableBase):
             g.last_play = {"seat": played, "before": {**before, "last_play": None}}  # one level only
             # the window opens for the card's player (not for a last card: nothing left to call for),
             # replacing the one before; a call made ahead covers it
-            g.uno_window = None if last else {"seat": played, "called": ahead == played}
+            g.uno_window = None if args["last"] else {"seat": played, "called": ahead == played}
             g.uno_ahead = None
             return
-        if trigger != "call_uno":
+        if trigger == "call_uno":
+            # `uno seat=S` makes S safe for the window open for S, or, when S is up and nothing is owed,
+            # for the card S is about to play (called while putting the card down; with two players
+            # after a Skip or Reverse S is both the last and the next to play). A call is no play:
+            # the wrong-card window stays.
+            seat = args["seat"]
+            window = g.uno_window
+            if window and window["seat"] == seat:
+                window["called"] = True
+            if seat == g.current and not g.queue:
+                g.uno_ahead = seat
+        else:
             g.last_play = None  # something else happened since the last play
         next_player_pressed = trigger == "serve_press" and (
             head is None  # a draw press
@@ -95,14 +109,6 @@ class PenaltyRules(TableBase):
         if window["called"]:
             return f"Seat {seat} called Uno and cannot be caught for that card."
         return None
-
-    def _apply_uno(self, seat: int) -> None:
-        g = self._game
-        if g.uno_window and g.uno_window["seat"] == seat:
-            g.uno_window["called"] = True
-        if seat == g.current and not g.queue:
-            g.uno_ahead = seat  # called while putting the card down: safe for the next play too
-            # (with two players after a Skip or Reverse, S is both the last and the next to play)
 
     def _apply_catch(self, seat: int) -> None:
         self._owe_penalty(seat, PENALTY_PRESSES["uno"], "uno")

@@ -35,9 +35,11 @@ from .args import (
     PENALTY,
     PLAYERS,
     SCORING,
+    SCORINGS,
     SIDE,
     START,
     VARIANT,
+    VARIANTS,
     whole,
 )
 from .base import UNDO_BLOCKED, Event
@@ -52,9 +54,14 @@ from .scoring import ScoringRules, reporters
 from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, score_sheet, snapshot
 from .turns import TurnRules
 
-# D-SCORE: the scorings each variant allows (winner everywhere; lowest in classic and flip)
-VARIANT_SCORINGS = {"extreme": ("winner", "lowest", "elimination"), "classic": ("winner", "lowest"),
-                    "flip": ("winner", "lowest"), "all-wild": ("winner",)}
+# D-SCORE: the scorings each variant allows: all of them in Uno Extreme; winner and lowest in classic and
+# flip; winner in All Wild. The names are args.py's, unpacked in its order (a scoring or variant added
+# there stops this import until it is placed here; tests/test_editions_engine.py pins the table).
+_WINNER, _LOWEST, _ELIMINATION = SCORINGS
+_EXTREME, _CLASSIC, _ALL_WILD, _FLIP = VARIANTS
+VARIANT_SCORINGS: dict[str, tuple[str, ...]] = {
+    _EXTREME: (_WINNER, _LOWEST, _ELIMINATION), _CLASSIC: (_WINNER, _LOWEST), _FLIP: (_WINNER, _LOWEST),
+    _ALL_WILD: (_WINNER,)}
 
 
 class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
@@ -550,8 +557,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
         `command` names the undo level to push (None: not undoable); `forget`
         clears the undo history instead: "game", or what ``undo`` then names as the reason
-        (a key of UNDO_BLOCKED: "press", "deal"). After the trigger
-        the rule windows move as its rule says (``_move_windows``, the one place).
+        (a key of UNDO_BLOCKED: "press", "deal"). After the trigger the rule windows move as the
+        command (its trigger and its arguments) says (``_move_windows``, the one place).
 
         Rolling back needs only a copy of the game (``GameState.clone``, or ``rollback_copy``: an
         Extreme press copies only what it changes in place, ``GameState.press_copy``); the snapshot of the game
@@ -567,7 +574,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.machine.trigger(trigger, **kwargs)
             if command is not None and rollback is not None:
                 before = snapshot(rollback, phase)
-            self._move_windows(trigger, rollback, before, last=kwargs.get("last", False))
+            self._move_windows(trigger, rollback, before, kwargs)
             if announce:
                 self._announce(old_head)
             if finish:

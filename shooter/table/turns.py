@@ -23,31 +23,12 @@ Events (docs/protocol.md) and when they are emitted:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 from .base import Event, TableBase
 from .cards import CARDS, EXTREME_HIT, HIT, PLAIN, REVERSE, SKIP
 from .state import GameState, Owed
-
-# F-*: what the card turned up at round start does (method per card name).
-FIRST_CARD = {
-    "number": "_first_ordinary",  # F-NUM
-    "discard-all": "_first_ordinary",  # F-DALL
-    "wild": "_first_ordinary",  # F-WILD
-    "blank": "_first_ordinary",  # like a wild here, whatever blank_as says
-    "reverse": "_first_reverse",
-    "skip": "_first_skip",
-    "hit2": "_first_hit",
-    "hit4": "_first_hit",
-    "extreme-hit": "_first_extreme_hit",
-}
-
-# What a played card does, by its effect in CARDS.
-PLAY_EFFECT = {
-    PLAIN: "_play_plain",
-    SKIP: "_play_skip",
-    REVERSE: "_play_reverse",
-    HIT: "_play_hit",
-    EXTREME_HIT: "_play_extreme_hit",
-}
 
 
 class TurnRules(TableBase):
@@ -87,7 +68,7 @@ class TurnRules(TableBase):
         g.queue, g.reports = [], {}
         g.going_out = g.round_winner = None
         g.current = g.next_seat(dealer)
-        getattr(self, FIRST_CARD[first])(first)
+        self.FIRST_CARD[first](self, first)
 
     def _next_dealer(self) -> int:
         """The dealer of the next round."""
@@ -129,6 +110,19 @@ class TurnRules(TableBase):
         if self.options.first_extreme_hit == "hit2":
             self._first_hit(first, presses=2)
 
+    # F-*: what the card turned up at round start does, per card name.
+    FIRST_CARD: ClassVar[dict[str, Callable[[TurnRules, str], None]]] = {
+        "number": _first_ordinary,  # F-NUM
+        "discard-all": _first_ordinary,  # F-DALL
+        "wild": _first_ordinary,  # F-WILD
+        "blank": _first_ordinary,  # like a wild here, whatever blank_as says
+        "reverse": _first_reverse,
+        "skip": _first_skip,
+        "hit2": _first_hit,
+        "hit4": _first_hit,
+        "extreme-hit": _first_extreme_hit,
+    }
+
     # --- a play and the cards' effects ------------------------------------------
     def _apply_play(self, card: str, target: int | None, last: bool) -> None:
         # T-PLAY: the current player played one card (validated: nothing owed).
@@ -137,7 +131,7 @@ class TurnRules(TableBase):
         # the Uno and wrong-card windows open in PenaltyRules._move_windows
         if last:
             g.going_out = player  # the round ends once its presses are done (_close_round)
-        getattr(self, PLAY_EFFECT[self._effect(card)])(player, card, target, last)
+        self.PLAY_EFFECT[self._effect(card)](self, player, card, target, last)
 
     def _acting_as(self, card: str) -> str:
         """The card a played card acts as."""
@@ -191,6 +185,15 @@ class TurnRules(TableBase):
         assert target is not None, "an extreme-hit is validated with its target"
         self._owe(target, CARDS["extreme-hit"].presses, "extreme-hit", by=player)
         g.current = g.next_seat(player)
+
+    # What a played card does, per its effect in CARDS.
+    PLAY_EFFECT: ClassVar[dict[str, Callable[[TurnRules, int, str, int | None, bool], None]]] = {
+        PLAIN: _play_plain,
+        SKIP: _play_skip,
+        REVERSE: _play_reverse,
+        HIT: _play_hit,
+        EXTREME_HIT: _play_extreme_hit,
+    }
 
     # --- a press ---------------------------------------------------------------
     def _apply_press(self) -> None:
