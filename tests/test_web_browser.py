@@ -60,9 +60,12 @@ class Server:
         self.port = free_port()
         exe = Path(sys.executable).with_name("uno-shooter")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "shooter"]
+        # the checkout's code, not the copy `pip install .` put in site-packages (the entry point's sys.path
+        # starts at its own bin/, so an edit since the install would otherwise go untested)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.proc = subprocess.Popen(
             cmd + ["run", "--sim", "--clock", "real", "--console", "stdio", "--web", f"127.0.0.1:{self.port}"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         line = self.proc.stderr.readline().decode()  # returns once it listens (or it died)
         assert "web console on" in line, line + self.proc.stderr.read().decode()
         self.url = f"http://127.0.0.1:{self.port}/"
