@@ -91,6 +91,18 @@ def test_the_page_and_its_catalogues_are_served():
     run_web(body)
 
 
+def test_the_tables_options_are_served_as_json_with_the_pages_headers():
+    from shooter.web.options import document
+    from shooter.web.server import SECURITY_HEADERS
+
+    async def body(web):
+        got = await web.client.get("/options.json")
+        assert got.status == 200 and got.content_type == "application/json"
+        assert await got.json() == document()
+        assert {key: got.headers[key] for key in SECURITY_HEADERS} == SECURITY_HEADERS
+    run_web(body)
+
+
 def test_anyone_may_watch_status_and_events_without_pairing():
     async def body(web):
         ws = await web.connect()
