@@ -31,6 +31,7 @@ from shooter.i18n import catalogue
 from shooter.seat_names import MAX_LENGTH
 from shooter.table import args
 from shooter.table.cards import CARDS
+from shooter.table.table import VARIANT_SCORINGS
 from shooter.web.options import document
 
 pytestmark = pytest.mark.browser
@@ -488,6 +489,14 @@ def test_the_new_game_form_offers_exactly_what_the_table_takes(server, browser):
     for select, kind, choices in (("#variant", "variant", args.VARIANTS), ("#scoring", "scoring", args.SCORINGS),
                                   ("#start", "start", args.START_RULES)):
         assert page.locator(f"{select} option").all_inner_texts() == [en[f"{kind}.{c}"] for c in choices]
+    scoring = page.get_by_label("Scoring")
+    page.get_by_label("Which Uno").select_option(args.VARIANTS[0])
+    scoring.select_option(args.SCORINGS[-1])  # elimination: Extreme's only
+    for variant in (*args.VARIANTS[1:], args.VARIANTS[0]):  # each variant offers the scorings it allows
+        page.get_by_label("Which Uno").select_option(variant)
+        enabled = page.locator("#scoring option:not([disabled])").evaluate_all("options => options.map(o => o.value)")
+        assert enabled == list(VARIANT_SCORINGS[variant]), variant
+        assert scoring.input_value() in VARIANT_SCORINGS[variant], variant  # a refused one is not kept chosen
     limit = page.get_by_label("Limit")
     expect(limit).to_have_value(str(args.DEFAULT_LIMIT))
     expect(limit).to_have_attribute("min", "1")

@@ -15,6 +15,7 @@ from shooter.seat_names import MAX_LENGTH
 from shooter.table import Table, args
 from shooter.table.cards import CARDS, COPIES_PER_NUMBER, deck_points
 from shooter.table.editions import ALL_WILD, CLASSIC, COPIES_PER_DIGIT, FLIP_DARK, FLIP_LIGHT, parse_deck_card
+from shooter.table.table import VARIANT_SCORINGS
 from shooter.web import options
 from tests.test_editions_engine import table as exact_table
 
@@ -31,6 +32,7 @@ def test_the_document_is_the_tables_constants():
     assert DOC["variants"] == list(args.VARIANTS)
     assert DOC["editions"] == list(args.EDITIONS)
     assert DOC["scorings"] == list(args.SCORINGS)
+    assert DOC["variant_scorings"] == {variant: list(VARIANT_SCORINGS[variant]) for variant in args.VARIANTS}
     assert DOC["starts"] == list(args.START_RULES)
     assert DOC["limit"]["default"] == args.DEFAULT_LIMIT and DOC["limit"]["max"] == args.MAX_LIMIT
     assert DOC["give"]["max"] == args.MAX_GIVE

@@ -4,7 +4,8 @@ The page repeats none of these facts: it reads this document before it builds it
 pads. Where each comes from:
 
 - ``seats``, ``variants``, ``editions``, ``scorings``, ``starts``, ``limit``, ``give``: :mod:`shooter.table.args`
-  (the lower bounds 1 are those of its ``LIMIT`` and ``GIVE_CARDS`` checks);
+  (the lower bounds 1 are those of its ``LIMIT`` and ``GIVE_CARDS`` checks); ``variant_scorings``: the scorings
+  each variant allows (:data:`shooter.table.table.VARIANT_SCORINGS`);
 - ``name_length``: :data:`shooter.seat_names.MAX_LENGTH`; ``languages``: :data:`shooter.i18n.LANGUAGES`;
 - ``pads``: per pad (Extreme's editions, the exact variants, Flip's two sides) its ``cards`` (the edition's or
   variant's card table, :mod:`shooter.table.cards` and :mod:`shooter.table.editions`, in the pad's order
@@ -25,6 +26,7 @@ from shooter.errors import CommandError
 from shooter.table import args
 from shooter.table.cards import CARDS, EXTREME_HIT, parse_card
 from shooter.table.editions import DIGITS, SWAP, TARGETED_DRAW, deck
+from shooter.table.table import VARIANT_SCORINGS
 
 MIN_LIMIT = 1  # args.LIMIT = whole(1, MAX_LIMIT)
 MIN_GIVE = 1   # args.GIVE_CARDS = whole(1, MAX_GIVE)
@@ -87,6 +89,7 @@ def document() -> dict[str, Any]:
         "variants": list(args.VARIANTS),
         "editions": list(args.EDITIONS),
         "scorings": list(args.SCORINGS),
+        "variant_scorings": {variant: list(VARIANT_SCORINGS[variant]) for variant in args.VARIANTS},
         "starts": list(args.START_RULES),
         "limit": {"min": MIN_LIMIT, "max": args.MAX_LIMIT, "default": args.DEFAULT_LIMIT},
         "give": {"min": MIN_GIVE, "max": args.MAX_GIVE},

@@ -5,7 +5,7 @@
 const $ = (id) => document.getElementById(id);
 const PLAYERS = 4;  // the new-game form's first choice of players (the page's, not a rule)
 // The table's options (GET /options.json, built from the controller's own definitions): the seats, variants,
-// editions, scorings and start rules, the limit's and give's ranges, the names' length, the languages and each
+// editions, scorings (and those each variant allows) and start rules, the limit's and give's ranges, the names' length, the languages and each
 // pad (its cards in the pad's order, the digits of its number cards, the cards that take a target). Read once,
 // before anything is built.
 let O = null;
@@ -508,8 +508,12 @@ function renderSetup(st) {
     input.placeholder = t("seat.name", {n: i + 1});
     input.setAttribute("aria-label", t("seat.name", {n: i + 1}));
   });
-  $("edition-row").hidden = $("variant").value !== "extreme";  // the form asks what the variant takes
-  $("start-row").hidden = $("variant").value !== "classic";
+  const variant = $("variant").value;
+  $("edition-row").hidden = variant !== "extreme";  // the form asks what the variant takes
+  $("start-row").hidden = variant !== "classic";
+  const scoring = $("scoring");
+  for (const o of scoring.options) o.disabled = o.hidden = !O.variant_scorings[variant].includes(o.value);
+  if (scoring.selectedOptions[0].disabled) scoring.value = O.variant_scorings[variant][0];
   const dealer = $("dealer");
   const value = dealer.value;
   dealer.replaceChildren(new Option(t("setup.random"), "random"),
