@@ -27,12 +27,13 @@ from pathlib import Path
 
 import pytest
 
+from shooter.config import Config
 from shooter.i18n import catalogue
 from shooter.seat_names import MAX_LENGTH
-from shooter.table import args
+from shooter.table import RuleOptions, args
 from shooter.table.cards import CARDS
 from shooter.table.table import VARIANT_SCORINGS
-from shooter.web.options import document
+from shooter.web.options import document, pads
 
 pytestmark = pytest.mark.browser
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -478,7 +479,9 @@ def test_the_new_game_form_offers_exactly_what_the_table_takes(server, browser):
     pair(page, server)  # a watching phone's form is disabled
     page.get_by_role("tab", name="Game").click()
     players = page.get_by_label("Players")
-    expect(players).to_have_value("4")  # the form is built
+    expect(players).to_have_value(str(Config().default_seats))  # the form is built, with the defaults
+    expect(page.get_by_label("Dealer")).to_have_value(str(RuleOptions().default_dealer))
+    assert page.locator("#start").input_value() == RuleOptions().classic_first_card
     assert values(page, "#players") == [str(n) for n in range(args.MIN_SEATS, args.MAX_SEATS + 1)]
     assert values(page, "#variant") == list(args.VARIANTS)
     assert values(page, "#edition") == list(args.EDITIONS)
@@ -532,7 +535,7 @@ def test_a_limit_beyond_the_tables_max_sends_nothing_and_the_max_itself_starts_t
 def test_the_first_card_and_the_pad_offer_the_editions_cards(server, browser, edition):
     page = phone(browser, server.url)
     expect(page.locator("body")).to_have_attribute("data-connects", "1")  # it sees the events from now on
-    pad = document()["pads"][edition]
+    pad = pads()[edition]
     deck = [name for name, card in CARDS.items() if card.count(edition) > 0]
     server.send(f"game new players=3 edition={edition}")
     expect(page.get_by_label("First card")).to_be_visible()
@@ -547,8 +550,9 @@ def test_the_first_card_and_the_pad_offer_the_editions_cards(server, browser, ed
 
 def test_the_page_builds_its_form_and_pad_from_the_servers_document(server, browser):
     # a document unlike the table's: a page that kept its own copy of a fact would show that copy
-    doc = document()
+    doc = document(players=4, rules=RuleOptions())
     doc["seats"]["max"] = 6
+    doc["defaults"] = {"players": 5, "dealer": "2", "start": "apply"}
     doc["scorings"] = ["lowest", "winner"]
     doc["limit"] = {"min": 1, "max": 900, "default": 250}
     doc["pads"]["2016"]["cards"] = ["wild", "number", "extreme-hit"]
@@ -559,9 +563,16 @@ def test_the_page_builds_its_form_and_pad_from_the_servers_document(server, brow
     expect(page.get_by_label("Limit")).to_have_attribute("max", "900")
     assert values(page, "#players") == ["2", "3", "4", "5", "6"]
     assert values(page, "#scoring") == ["lowest", "winner"]
+    expect(page.get_by_label("Players")).to_have_value("5")
+    expect(page.locator("#seats button")).to_have_count(5)  # the table without a game: the controller's seats
+    assert page.locator("#start").input_value() == "apply"
+    expect(page.get_by_label("Dealer")).to_have_value("2")
     pair(page, server)
-    page.get_by_role("tab", name="Table").click()
+    page.get_by_label("Dealer").select_option("random")
     server.send("game new players=3")
+    expect(page.locator("#seats button")).to_have_count(3)  # rendered again: a random dealer stays chosen
+    expect(page.get_by_label("Dealer")).to_have_value("random")
+    page.get_by_role("tab", name="Table").click()
     server.send("round start first=5")
     turn_line(page, "Seat 2 to play")
     assert page.locator("#pad button").all_inner_texts() == ["Wild", "Number", "Extreme Hit"]

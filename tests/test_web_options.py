@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import pytest
 
+from shooter.config import Config
 from shooter.errors import CommandError
 from shooter.i18n import LANGUAGES, Messages
 from shooter.seat_names import MAX_LENGTH
-from shooter.table import Table, args
+from shooter.table import RuleOptions, Table, args
 from shooter.table.cards import CARDS, COPIES_PER_NUMBER, deck_points
 from shooter.table.editions import ALL_WILD, CLASSIC, COPIES_PER_DIGIT, FLIP_DARK, FLIP_LIGHT, parse_deck_card
 from shooter.table.table import VARIANT_SCORINGS
 from shooter.web import options
 from tests.test_editions_engine import table as exact_table
 
-DOC = options.document()
+DOC = options.document(players=Config().default_seats, rules=RuleOptions())
 EXACT_DECKS = {"classic": CLASSIC, "all-wild": ALL_WILD, "flip-light": FLIP_LIGHT, "flip-dark": FLIP_DARK}
 
 
@@ -39,6 +40,14 @@ def test_the_document_is_the_tables_constants():
     assert DOC["name_length"] == MAX_LENGTH
     assert DOC["languages"] == list(LANGUAGES)
     assert set(DOC["pads"]) == {*args.EDITIONS, "classic", "all-wild", "flip-light", "flip-dark"}
+    assert DOC["defaults"] == {"players": Config().default_seats, "dealer": str(RuleOptions().default_dealer),
+                               "start": RuleOptions().classic_first_card}
+
+
+def test_the_forms_defaults_are_the_controllers_seats_and_rule_options():
+    rules = RuleOptions(default_dealer="random", classic_first_card="apply")
+    assert options.document(players=7, rules=rules)["defaults"] == {"players": 7, "dealer": "random", "start": "apply"}
+    assert options.document(players=3, rules=RuleOptions(default_dealer=2))["defaults"]["dealer"] == "2"
 
 
 @pytest.mark.parametrize(("key", "check"), [("seats", args.PLAYERS), ("limit", args.LIMIT), ("give", args.GIVE_CARDS)])

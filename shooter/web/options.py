@@ -10,7 +10,10 @@ pads. Where each comes from:
 - ``pads``: per pad (Extreme's editions, the exact variants, Flip's two sides) its ``cards`` (the edition's or
   variant's card table, :mod:`shooter.table.cards` and :mod:`shooter.table.editions`, in the pad's order
   :data:`PAD_ORDER`), its ``digits`` (the faces of its number cards) and the cards that are ``targeted`` (the
-  player taps a seat: their effect aims, :data:`AIMED_EFFECTS`).
+  player taps a seat: their effect aims, :data:`AIMED_EFFECTS`);
+- ``defaults``: the form's first choices, this controller's own: ``players`` its seats without a game
+  (``[table] default_seats``), ``dealer`` and ``start`` its rule options (``[rules] default_dealer``,
+  ``classic_first_card``), which a console's ``game new`` without them gets too.
 
 Only the pad's order is defined here: the card tables keep docs/rules.md's order, the pad groups the cards as a
 player looks for them (numbers, skips and reverse, then draws and wilds). Needs nothing outside the standard
@@ -26,6 +29,7 @@ from shooter.errors import CommandError
 from shooter.table import args
 from shooter.table.cards import CARDS, EXTREME_HIT, parse_card
 from shooter.table.editions import DIGITS, SWAP, TARGETED_DRAW, deck
+from shooter.table.options import RuleOptions
 from shooter.table.table import VARIANT_SCORINGS
 
 MIN_LIMIT = 1  # args.LIMIT = whole(1, MAX_LIMIT)
@@ -82,8 +86,9 @@ def pads() -> dict[str, dict[str, list]]:
     return out
 
 
-def document() -> dict[str, Any]:
-    """The options document the page reads (plain JSON data)."""
+def document(*, players: int, rules: RuleOptions) -> dict[str, Any]:
+    """The options document the page reads (plain JSON data); ``players`` and ``rules``: the controller's seats
+    without a game and its rule options (the form's defaults)."""
     return {
         "seats": {"min": args.MIN_SEATS, "max": args.MAX_SEATS},
         "variants": list(args.VARIANTS),
@@ -96,4 +101,5 @@ def document() -> dict[str, Any]:
         "name_length": seat_names.MAX_LENGTH,
         "languages": list(i18n.LANGUAGES),
         "pads": pads(),
+        "defaults": {"players": players, "dealer": str(rules.default_dealer), "start": rules.classic_first_card},
     }

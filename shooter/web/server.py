@@ -152,7 +152,8 @@ class WebConsole:
         self._thread: threading.Thread | None = None
         self._aio: asyncio.AbstractEventLoop | None = None
         self._names = host_names(host)
-        self._options = dumps(document())  # the same for every request: built once
+        # the same for every request: built once (the seats without a game and the rules are set at start)
+        self._options = dumps(document(players=controller.seating.default, rules=controller.table.options))
 
     # ---- the aiohttp application ----
     def make_app(self) -> web.Application:

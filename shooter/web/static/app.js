@@ -3,11 +3,11 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const PLAYERS = 4;  // the new-game form's first choice of players (the page's, not a rule)
 // The table's options (GET /options.json, built from the controller's own definitions): the seats, variants,
-// editions, scorings (and those each variant allows) and start rules, the limit's and give's ranges, the names' length, the languages and each
-// pad (its cards in the pad's order, the digits of its number cards, the cards that take a target). Read once,
-// before anything is built.
+// editions, scorings (and those each variant allows) and start rules, the limit's and give's ranges, the names'
+// length, the languages, each pad (its cards in the pad's order, the digits of its number cards, the cards that
+// take a target) and the form's defaults (this controller's seats, dealer and start rule). Read once, before
+// anything is built.
 let O = null;
 
 const S = {
@@ -325,7 +325,7 @@ function renderPairing() {
 }
 
 function renderCircle(st) {
-  const n = st && st.game ? st.game.players : 4;
+  const n = st && st.game ? st.game.players : O.defaults.players;  // the shooter's seats without a game
   const game = st && st.game;
   const box = $("seats");
   if (box.children.length !== n) {
@@ -483,9 +483,10 @@ function choice(value, key) {  // one option of a select: its words from the cat
 function range({min, max}) { return Array.from({length: max - min + 1}, (_, i) => min + i); }
 function buildForm() {  // the choices the controller offers, once (their words come with the language)
   $("players").replaceChildren(...range(O.seats).map((n) => choice(n)));
-  $("players").value = String(Math.min(Math.max(PLAYERS, O.seats.min), O.seats.max));
+  $("players").value = String(O.defaults.players);
   $("variant").replaceChildren(...O.variants.map((v) => choice(v, `variant.${v}`)));
   $("start").replaceChildren(...O.starts.map((s) => choice(s, `start.${s}`)));
+  $("start").value = O.defaults.start;
   $("edition").replaceChildren(...O.editions.map((e) => choice(e)));  // an edition is its year
   $("scoring").replaceChildren(...O.scorings.map((s) => choice(s, `scoring.${s}`)));
   Object.assign($("limit"), {min: O.limit.min, max: O.limit.max, value: O.limit.default});
@@ -518,7 +519,8 @@ function renderSetup(st) {
   const value = dealer.value;
   dealer.replaceChildren(new Option(t("setup.random"), "random"),
     ...Array.from({length: n}, (_, i) => new Option(t("seat.name", {n: i + 1}), String(i + 1))));
-  dealer.value = value && Number(value) <= n ? value : "1";
+  const fits = (d) => d === "random" || Number(d) <= n;  // a seat of this table, or random (kept across renders)
+  dealer.value = value && fits(value) ? value : fits(O.defaults.dealer) ? O.defaults.dealer : "1";
   const paired = st && st.pairing ? st.pairing.paired : [];
   const key = paired.map((p) => p.id).join(",") + S.lang;
   const box = $("paired-list");
