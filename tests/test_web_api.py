@@ -59,10 +59,10 @@ class Web:
         return await self.recv(ws, lambda o: o.get("event") == "pair-granted")
 
 
-def run_web(body, *, state_dir=None, max_connections: int = 16):
-    """Build a Web rig, run the async ``body(web)``, tear everything down."""
+def run_web(body, *, state_dir=None, max_connections: int = 16, config: dict | None = None):
+    """Build a Web rig (of ``config``, a config file's tables), run the async ``body(web)``, tear everything down."""
     async def main():
-        app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
+        app = App(parse_config(config or {}), sim=True, virtual=True, seed=1, log=lambda m: None)
         store = Store(state_dir, name=TOKENS_FILE) if state_dir else None
         app.controller.pairing = Pairing(app.clock, store)
         console = WebConsole(app.controller, post=app.loop.post, max_connections=max_connections)
@@ -89,6 +89,27 @@ def test_the_page_and_its_catalogues_are_served():
         assert (await web.client.get("/i18n/xx.json")).status == 404
         assert (await web.client.get("/static/app.js")).status == 200
     run_web(body)
+
+
+def test_the_tables_options_are_served_as_json_with_the_pages_headers():
+    from shooter.table import RuleOptions
+    from shooter.web.options import document
+    from shooter.web.server import SECURITY_HEADERS
+
+    async def body(web):
+        got = await web.client.get("/options.json")
+        assert got.status == 200 and got.content_type == "application/json"
+        assert await got.json() == document(players=4, rules=RuleOptions())
+        assert {key: got.headers[key] for key in SECURITY_HEADERS} == SECURITY_HEADERS
+    run_web(body)
+
+
+def test_the_options_defaults_are_this_controllers_config():
+    async def body(web):
+        got = await (await web.client.get("/options.json")).json()
+        assert got["defaults"] == {"players": 6, "dealer": "random", "start": "apply"}
+    run_web(body, config={"table": {"default_seats": 6},
+                          "rules": {"default_dealer": "random", "classic_first_card": "apply"}})
 
 
 def test_anyone_may_watch_status_and_events_without_pairing():

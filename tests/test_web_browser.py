@@ -27,6 +27,14 @@ from pathlib import Path
 
 import pytest
 
+from shooter.config import Config
+from shooter.i18n import catalogue
+from shooter.seat_names import MAX_LENGTH
+from shooter.table import RuleOptions, args
+from shooter.table.cards import CARDS
+from shooter.table.table import VARIANT_SCORINGS
+from shooter.web.options import document, pads
+
 pytestmark = pytest.mark.browser
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 REQUIRED = os.environ.get("UNO_SHOOTER_REQUIRE_BROWSER") == "1"  # .ci/run: no silent skip
@@ -60,9 +68,12 @@ class Server:
         self.port = free_port()
         exe = Path(sys.executable).with_name("uno-shooter")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "shooter"]
+        # the checkout's code, not the copy `pip install .` put in site-packages (the entry point's sys.path
+        # starts at its own bin/, so an edit since the install would otherwise go untested)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.proc = subprocess.Popen(
             cmd + ["run", "--sim", "--clock", "real", "--console", "stdio", "--web", f"127.0.0.1:{self.port}"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         line = self.proc.stderr.readline().decode()  # returns once it listens (or it died)
         assert "web console on" in line, line + self.proc.stderr.read().decode()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -115,16 +126,24 @@ def browser():
         b.close()
 
 
-def phone(browser, url, **options):
+def phone(browser, url, before=None, **options):
+    """A phone's page of `url`; `before(page)` runs before it loads (e.g. to route a request)."""
     options = {"locale": "en-US", **options}
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **options)
     page = context.new_page()
+    if before is not None:
+        before(page)
     page.goto(url)
     return page
 
 
 def button(page, name, exact=True):
     return page.get_by_role("button", name=name, exact=exact)
+
+
+def values(page, select):
+    """The values a select offers, in order."""
+    return page.locator(f"{select} option").evaluate_all("options => options.map(o => o.value)")
 
 
 def pair(page, server):
@@ -450,3 +469,113 @@ def test_an_all_wild_targeted_draw_two_and_forced_swap_pick_their_seat(server, b
     button(page, "Seat 1, 9 cards").click()
     expect(button(page, "Seat 3, 9 cards")).to_be_visible()  # seat 3 played one of its 7, then swapped
     expect(button(page, "Seat 1, 6 cards")).to_be_visible()
+
+
+# The phone page repeats none of the table's facts: it builds its form and its pads from /options.json, which the
+# server builds from the Python definitions (tests/test_web_options.py checks that document against them).
+
+def test_the_new_game_form_offers_exactly_what_the_table_takes(server, browser):
+    page = phone(browser, server.url)
+    pair(page, server)  # a watching phone's form is disabled
+    page.get_by_role("tab", name="Game").click()
+    players = page.get_by_label("Players")
+    expect(players).to_have_value(str(Config().default_seats))  # the form is built, with the defaults
+    expect(page.get_by_label("Dealer")).to_have_value(str(RuleOptions().default_dealer))
+    assert page.locator("#start").input_value() == RuleOptions().classic_first_card
+    assert values(page, "#players") == [str(n) for n in range(args.MIN_SEATS, args.MAX_SEATS + 1)]
+    assert values(page, "#variant") == list(args.VARIANTS)
+    assert values(page, "#edition") == list(args.EDITIONS)
+    assert values(page, "#scoring") == list(args.SCORINGS)
+    page.get_by_label("Which Uno").select_option("classic")
+    assert values(page, "#start") == list(args.START_RULES)
+    en = catalogue("en")  # in the page's words, from the catalogue
+    for select, kind, choices in (("#variant", "variant", args.VARIANTS), ("#scoring", "scoring", args.SCORINGS),
+                                  ("#start", "start", args.START_RULES)):
+        assert page.locator(f"{select} option").all_inner_texts() == [en[f"{kind}.{c}"] for c in choices]
+    scoring = page.get_by_label("Scoring")
+    page.get_by_label("Which Uno").select_option(args.VARIANTS[0])
+    scoring.select_option(args.SCORINGS[-1])  # elimination: Extreme's only
+    for variant in (*args.VARIANTS[1:], args.VARIANTS[0]):  # each variant offers the scorings it allows
+        page.get_by_label("Which Uno").select_option(variant)
+        enabled = page.locator("#scoring option:not([disabled])").evaluate_all("options => options.map(o => o.value)")
+        assert enabled == list(VARIANT_SCORINGS[variant]), variant
+        assert scoring.input_value() in VARIANT_SCORINGS[variant], variant  # a refused one is not kept chosen
+    limit = page.get_by_label("Limit")
+    expect(limit).to_have_value(str(args.DEFAULT_LIMIT))
+    expect(limit).to_have_attribute("min", "1")
+    expect(limit).to_have_attribute("max", str(args.MAX_LIMIT))
+    players.select_option(str(args.MAX_SEATS))
+    names = page.locator("#names input")
+    expect(names).to_have_count(args.MAX_SEATS)
+    assert names.evaluate_all("inputs => inputs.map(i => i.maxLength)") == [MAX_LENGTH] * args.MAX_SEATS
+
+
+def test_a_limit_beyond_the_tables_max_sends_nothing_and_the_max_itself_starts_the_game(server, browser):
+    page = phone(browser, server.url)
+    pair(page, server)
+    page.get_by_role("tab", name="Game").click()
+    limit = page.get_by_label("Limit")
+    limit.fill(str(args.MAX_LIMIT + 1))
+    button(page, "New game").click()
+    assert limit.evaluate("input => input.validity.rangeOverflow")
+    expect(page.locator("#view-setup")).to_be_visible()  # still the form
+    limit.fill(str(args.MAX_LIMIT))
+    button(page, "New game").click()
+    expect(button(page, "Start round")).to_be_visible()
+    server.wait_for(1, event="game")
+    server.send("status")
+    server.wait_for(1, reply="status")
+    seen = [o for _, o in server.out]
+    # the lines of a click arrive in order: had the first click sent its `names` and `game new`, they came first
+    assert [o["event"] for o in seen if o.get("event") in ("names", "game")] == ["names", "game"]
+    assert next(o for o in seen if o.get("reply") == "status")["game"]["limit"] == args.MAX_LIMIT
+
+
+@pytest.mark.parametrize("edition", args.EDITIONS)
+def test_the_first_card_and_the_pad_offer_the_editions_cards(server, browser, edition):
+    page = phone(browser, server.url)
+    expect(page.locator("body")).to_have_attribute("data-connects", "1")  # it sees the events from now on
+    pad = pads()[edition]
+    deck = [name for name, card in CARDS.items() if card.count(edition) > 0]
+    server.send(f"game new players=3 edition={edition}")
+    expect(page.get_by_label("First card")).to_be_visible()
+    assert values(page, "#first") == [str(d) for d in pad["digits"]] + [c for c in pad["cards"] if c != "number"]
+    server.send("round start first=5")
+    turn_line(page, "Seat 2 to play")
+    cards = page.locator("#pad button").evaluate_all("buttons => buttons.map(b => b.dataset.card)")
+    assert cards == pad["cards"] and sorted(cards) == sorted(deck)
+    en = catalogue("en")
+    assert page.locator("#pad button").all_inner_texts() == [en[f"card.{c}"] for c in cards]
+
+
+def test_the_page_builds_its_form_and_pad_from_the_servers_document(server, browser):
+    # a document unlike the table's: a page that kept its own copy of a fact would show that copy
+    doc = document(players=4, rules=RuleOptions())
+    doc["seats"]["max"] = 6
+    doc["defaults"] = {"players": 5, "dealer": "2", "start": "apply"}
+    doc["scorings"] = ["lowest", "winner"]
+    doc["limit"] = {"min": 1, "max": 900, "default": 250}
+    doc["pads"]["2016"]["cards"] = ["wild", "number", "extreme-hit"]
+    doc["pads"]["2016"]["targeted"] = []
+    page = phone(browser, server.url, before=lambda p: p.route("**/options.json", lambda r: r.fulfill(json=doc)))
+    page.get_by_role("tab", name="Game").click()
+    expect(page.get_by_label("Limit")).to_have_value("250")
+    expect(page.get_by_label("Limit")).to_have_attribute("max", "900")
+    assert values(page, "#players") == ["2", "3", "4", "5", "6"]
+    assert values(page, "#scoring") == ["lowest", "winner"]
+    expect(page.get_by_label("Players")).to_have_value("5")
+    expect(page.locator("#seats button")).to_have_count(5)  # the table without a game: the controller's seats
+    assert page.locator("#start").input_value() == "apply"
+    expect(page.get_by_label("Dealer")).to_have_value("2")
+    pair(page, server)
+    page.get_by_label("Dealer").select_option("random")
+    server.send("game new players=3")
+    expect(page.locator("#seats button")).to_have_count(3)  # rendered again: a random dealer stays chosen
+    expect(page.get_by_label("Dealer")).to_have_value("random")
+    page.get_by_role("tab", name="Table").click()
+    server.send("round start first=5")
+    turn_line(page, "Seat 2 to play")
+    assert page.locator("#pad button").all_inner_texts() == ["Wild", "Number", "Extreme Hit"]
+    button(page, "Extreme Hit").click()  # not targeted in this document: played at once, no seat asked
+    expect(page.get_by_role("alert")).to_contain_text("target")  # the table wants one: refused, in words
+    expect(page.locator("#mode")).to_be_hidden()

@@ -181,13 +181,15 @@ def test_a_foreign_host_header_is_refused_for_the_page_and_the_socket():
     async def body(web):
         port = web.client.port
         for host in (f"attacker.example:{port}", f"127.0.0.1:{port + 1}", "attacker.example"):
-            page = await web.client.get("/", headers={"Host": host})
-            assert page.status == 403, host
+            for path in ("/", "/options.json", "/i18n/en.json", "/static/app.js"):
+                page = await web.client.get(path, headers={"Host": host})
+                assert page.status == 403, (host, path)
             with pytest.raises(WSServerHandshakeError) as refused:
                 await web.client.ws_connect("/ws", headers={"Host": host, "Origin": f"http://{host}"})
             assert refused.value.status == 403
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"{socket.gethostname()}.local:{port}"):
-            assert (await web.client.get("/", headers={"Host": host})).status == 200, host
+            for path in ("/", "/options.json"):
+                assert (await web.client.get(path, headers={"Host": host})).status == 200, (host, path)
         ws = await web.connect(Origin=f"http://localhost:{port}", Host=f"localhost:{port}")
         assert (await web.send(ws, "version"))["ok"]
     run_web(body)

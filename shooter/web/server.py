@@ -8,6 +8,8 @@ and sends command lines.
 
 - ``GET /``: the page (static files shipped in the package, no build step, no CDN).
 - ``GET /i18n/<lang>.json``: the message catalogue of the page's language.
+- ``GET /options.json``: the table's options (seats, variants, editions, scorings, limits, the card pads), from
+  their Python definitions (:mod:`shooter.web.options`): the page builds its new-game form and pads from it.
 - ``GET /ws``: the protocol, one command line per text frame; replies and events
   come back as JSON text frames. Anyone may watch (``status``, ``help``,
   ``version`` and every event); everything else needs a paired socket (see
@@ -30,6 +32,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from ..errors import CommandError
 from ..i18n import CATALOGUE_DIR, LANGUAGES
 from ..protocol import MAX_LINE_BYTES, dumps, error_reply, parse, reply, reply_name
+from .options import document
 
 STATIC = Path(__file__).parent / "static"
 READ_ONLY = ("status", "help", "version")
@@ -149,6 +152,8 @@ class WebConsole:
         self._thread: threading.Thread | None = None
         self._aio: asyncio.AbstractEventLoop | None = None
         self._names = host_names(host)
+        # the same for every request: built once (the seats without a game and the rules are set at start)
+        self._options = dumps(document(players=controller.seating.default, rules=controller.table.options))
 
     # ---- the aiohttp application ----
     def make_app(self) -> web.Application:
@@ -156,6 +161,7 @@ class WebConsole:
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
+        app.router.add_get("/options.json", self._table_options)
         app.router.add_static("/static/", STATIC, show_index=False)
         return app
 
@@ -177,6 +183,9 @@ class WebConsole:
         if lang not in LANGUAGES:
             raise web.HTTPNotFound(text=f"no catalogue {lang!r}; there are {', '.join(LANGUAGES)}")
         return web.FileResponse(CATALOGUE_DIR / f"{lang}.json")
+
+    async def _table_options(self, request):
+        return web.Response(text=self._options, content_type="application/json")
 
     async def _websocket(self, request):
         origin = request.headers.get("Origin")

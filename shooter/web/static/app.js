@@ -3,18 +3,12 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const CARDS = {  // the cards of each edition, in the order of the pad
-  "2016": ["number", "skip", "reverse", "discard-all", "wild", "hit2", "hit4", "extreme-hit", "blank"],
-  "2010": ["number", "skip", "reverse", "discard-all", "wild", "hit2", "extreme-hit"],
-  // the exact variants (docs/rules.md): classic, All Wild, and Flip's two sides
-  "classic": ["number", "skip", "reverse", "draw-two", "wild", "wild-draw-four", "wild-shuffle", "blank"],
-  "all-wild": ["wild", "skip", "skip-two", "reverse", "draw-two", "draw-four", "targeted-draw-two", "forced-swap"],
-  "flip-light": ["number", "skip", "reverse", "draw-one", "flip", "wild", "wild-draw-two"],
-  "flip-dark": ["number", "skip-everyone", "reverse", "draw-five", "flip", "wild", "wild-draw-colour"],
-};
-const DIGITS = {"classic": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], "flip": [1, 2, 3, 4, 5, 6, 7, 8, 9]};
-const TARGETED = ["extreme-hit", "targeted-draw-two", "forced-swap"];  // the player taps a seat
-const LANGS = ["en", "nl"];
+// The table's options (GET /options.json, built from the controller's own definitions): the seats, variants,
+// editions, scorings (and those each variant allows) and start rules, the limit's and give's ranges, the names'
+// length, the languages, each pad (its cards in the pad's order, the digits of its number cards, the cards that
+// take a target) and the form's defaults (this controller's seats, dealer and start rule). Read once, before
+// anything is built.
+let O = null;
 
 const S = {
   ws: null, lang: "en", cat: {}, status: null, token: localStorage.getItem("token"),
@@ -35,6 +29,7 @@ function deckKey(game) {  // which pad: Extreme's edition, the exact variant, Fl
   if (!exact(game)) return game.edition;
   return game.variant === "flip" ? `flip-${game.side || "light"}` : game.variant;
 }
+function pad(game) { return O.pads[deckKey(game)]; }
 function cardName(game, card) {  // the name printed on the card of this game's Uno
   return t(exact(game) ? `card.${game.variant}.${card}` : `card.${card}`);
 }
@@ -42,6 +37,7 @@ function seatName(seat) {
   const names = (S.status && S.status.names) || {};
   return names[String(seat)] || t("seat.name", {n: seat});
 }
+function nextLang(lang) { return O.languages[(O.languages.indexOf(lang) + 1) % O.languages.length]; }
 async function loadLang(lang) {
   if (!S.cat[lang]) S.cat[lang] = await (await fetch(`/i18n/${lang}.json`)).json();
 }
@@ -52,7 +48,7 @@ async function setLang(lang) {
   localStorage.setItem("lang", lang);
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
-  const other = LANGS.find((l) => l !== lang);
+  const other = nextLang(lang);
   $("lang").textContent = t("lang.switch");
   $("lang").lang = other;
   document.title = t("app.title");
@@ -177,7 +173,7 @@ function endMode() { S.mode = null; $("mode").hidden = true; render(); }
 
 function playCard(card) {
   const last = $("last").checked ? " last" : "";
-  if (TARGETED.includes(card)) {
+  if (pad(S.status.game).targeted.includes(card)) {  // the player taps a seat
     const text = card === "extreme-hit" ? t("pad.target") : t("pad.pick", {card: cardName(S.status.game, card)});
     pickSeat("target", text, (seat) => act(`play ${card} target=${seat}${last}`));
     return;
@@ -329,7 +325,7 @@ function renderPairing() {
 }
 
 function renderCircle(st) {
-  const n = st && st.game ? st.game.players : 4;
+  const n = st && st.game ? st.game.players : O.defaults.players;  // the shooter's seats without a game
   const game = st && st.game;
   const box = $("seats");
   if (box.children.length !== n) {
@@ -384,27 +380,28 @@ function renderCircle(st) {
 }
 
 function renderPad(game) {
-  const pad = $("pad");
+  const box = $("pad");
   const key = deckKey(game);
-  if (pad.dataset.edition !== key || pad.dataset.lang !== S.lang) {
-    pad.replaceChildren(...CARDS[key].map((card) => {
+  if (box.dataset.edition !== key || box.dataset.lang !== S.lang) {
+    box.replaceChildren(...pad(game).cards.map((card) => {
       const b = document.createElement("button");
       b.type = "button";
       b.className = `card card-${card}`;
+      b.dataset.card = card;
       b.textContent = cardName(game, card);
       b.addEventListener("click", () => playCard(card));
       return b;
     }));
-    pad.dataset.edition = key;
-    pad.dataset.lang = S.lang;
-    pad.className = `pad pad-${key}`;
+    box.dataset.edition = key;
+    box.dataset.lang = S.lang;
+    box.className = `pad pad-${key}`;
   }
   $("pad-title").textContent = game.current ? t("pad.title", {who: seatName(game.current)}) : "";
 }
 
 function cardOptions(game) {
-  const digits = exact(game) ? DIGITS[game.variant] || [] : [1, 2, 3, 4, 5, 6, 7, 8, 9];
-  return digits.map(String).concat(CARDS[deckKey(game)].filter((c) => c !== "number"));
+  const {digits, cards} = pad(game);
+  return digits.map(String).concat(cards.filter((c) => c !== "number"));
 }
 function renderDeal(game) {
   // Extreme: the dealer deals and reports the first card with `round start first=CARD`. The exact variants:
@@ -441,8 +438,6 @@ function renderExactActions(game) {
   }
   const head = game.owed;
   $("colour-found").hidden = !(head && "cards" in head && head.cards == null);
-  const give = $("give-cards");
-  if (!give.options.length) for (let n = 1; n <= 20; n++) give.add(new Option(String(n), String(n)));
 }
 
 function renderHands(game) {
@@ -480,19 +475,32 @@ function renderHands(game) {
   $("waiting").textContent = waiting.length ? t("hand.waiting", {who: waiting.map(seatName).join(", ")}) : "";
 }
 
+function choice(value, key) {  // one option of a select: its words from the catalogue (data-t) or its value
+  const o = new Option(String(value), String(value));
+  if (key) o.dataset.t = key;
+  return o;
+}
+function range({min, max}) { return Array.from({length: max - min + 1}, (_, i) => min + i); }
+function buildForm() {  // the choices the controller offers, once (their words come with the language)
+  $("players").replaceChildren(...range(O.seats).map((n) => choice(n)));
+  $("players").value = String(O.defaults.players);
+  $("variant").replaceChildren(...O.variants.map((v) => choice(v, `variant.${v}`)));
+  $("start").replaceChildren(...O.starts.map((s) => choice(s, `start.${s}`)));
+  $("start").value = O.defaults.start;
+  $("edition").replaceChildren(...O.editions.map((e) => choice(e)));  // an edition is its year
+  $("scoring").replaceChildren(...O.scorings.map((s) => choice(s, `scoring.${s}`)));
+  Object.assign($("limit"), {min: O.limit.min, max: O.limit.max, value: O.limit.default});
+  $("give-cards").replaceChildren(...range(O.give).map((n) => choice(n)));
+}
+
 function renderSetup(st) {
-  const players = $("players");
-  if (!players.options.length) {
-    for (let n = 2; n <= 10; n++) players.add(new Option(String(n), String(n)));
-    players.value = "4";
-  }
-  const n = Number(players.value);
+  const n = Number($("players").value);
   const names = $("names");
   while (names.children.length < n) {
     const i = names.children.length + 1;
     const input = document.createElement("input");
     input.id = `name-${i}`;
-    input.maxLength = 16;
+    input.maxLength = O.name_length;
     input.autocomplete = "off";
     names.appendChild(input);
   }
@@ -501,13 +509,18 @@ function renderSetup(st) {
     input.placeholder = t("seat.name", {n: i + 1});
     input.setAttribute("aria-label", t("seat.name", {n: i + 1}));
   });
-  $("edition-row").hidden = $("variant").value !== "extreme";  // the form asks what the variant takes
-  $("start-row").hidden = $("variant").value !== "classic";
+  const variant = $("variant").value;
+  $("edition-row").hidden = variant !== "extreme";  // the form asks what the variant takes
+  $("start-row").hidden = variant !== "classic";
+  const scoring = $("scoring");
+  for (const o of scoring.options) o.disabled = o.hidden = !O.variant_scorings[variant].includes(o.value);
+  if (scoring.selectedOptions[0].disabled) scoring.value = O.variant_scorings[variant][0];
   const dealer = $("dealer");
   const value = dealer.value;
   dealer.replaceChildren(new Option(t("setup.random"), "random"),
     ...Array.from({length: n}, (_, i) => new Option(t("seat.name", {n: i + 1}), String(i + 1))));
-  dealer.value = value && Number(value) <= n ? value : "1";
+  const fits = (d) => d === "random" || Number(d) <= n;  // a seat of this table, or random (kept across renders)
+  dealer.value = value && fits(value) ? value : fits(O.defaults.dealer) ? O.defaults.dealer : "1";
   const paired = st && st.pairing ? st.pairing.paired : [];
   const key = paired.map((p) => p.id).join(",") + S.lang;
   const box = $("paired-list");
@@ -564,7 +577,7 @@ function showView(view) {
 function guarded(fn) {  // a watching phone gets the controller's own answer (not-paired) in words
   return (...args) => (S.pairedId == null ? toast(t("error.not-paired")) : fn(...args));
 }
-$("lang").addEventListener("click", () => setLang(S.lang === "en" ? "nl" : "en"));
+$("lang").addEventListener("click", () => setLang(nextLang(S.lang)));
 $("pair").addEventListener("click", () => send("pair"));
 $("mode-cancel").addEventListener("click", endMode);
 $("press").addEventListener("click", guarded(() => act("press")));
@@ -594,10 +607,11 @@ $("give").addEventListener("click", guarded(() => {
 $("variant").addEventListener("change", () => renderSetup(S.status));
 $("players").addEventListener("change", () => render());
 $("new-game").addEventListener("click", guarded(() => {
+  if (!$("limit").reportValidity()) return;  // the browser says what the limit may be (the table's min and max)
   const n = Number($("players").value);
   const names = [...$("names").children].slice(0, n).map((i) => i.value.trim().replace(/[\s,]+/g, "-") || "-");
   act(names.some((x) => x !== "-") ? `names seats=${names.join(",")}` : "names");
-  const limit = Number($("limit").value) || 500;
+  const limit = Number($("limit").value) || O.limit.default;
   const variant = $("variant").value;
   act(`game new players=${n} dealer=${$("dealer").value} variant=${variant}` +
       (variant === "extreme" ? ` edition=${$("edition").value}` : "") +
@@ -611,8 +625,11 @@ for (const tab of document.querySelectorAll("[role=tab]")) {
 
 localStorage.removeItem("rounds");  // where each phone kept its own round history before the table kept it
 (async () => {
+  O = await (await fetch("/options.json")).json();
+  buildForm();
   const wanted = localStorage.getItem("lang") ||
-    ((navigator.languages || [navigator.language]).find((l) => LANGS.includes(l.slice(0, 2))) || "en").slice(0, 2);
-  await setLang(LANGS.includes(wanted) ? wanted : "en");
+    ((navigator.languages || [navigator.language]).find((l) => O.languages.includes(l.slice(0, 2))) || "en")
+      .slice(0, 2);
+  await setLang(O.languages.includes(wanted) ? wanted : "en");
   connect();
 })();

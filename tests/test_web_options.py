@@ -1,0 +1,131 @@
+"""The table's options the phone page reads (``GET /options.json``): the Python definitions, and only those.
+
+The page builds its new-game form and its card pads from this document (tests/test_web_browser.py checks that in
+a browser); here the document is checked against the constants, the argument checks and the card tables it is
+built from, and against the table engine that plays the cards.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shooter.config import Config
+from shooter.errors import CommandError
+from shooter.i18n import LANGUAGES, Messages
+from shooter.seat_names import MAX_LENGTH
+from shooter.table import RuleOptions, Table, args
+from shooter.table.cards import CARDS, COPIES_PER_NUMBER, deck_points
+from shooter.table.editions import ALL_WILD, CLASSIC, COPIES_PER_DIGIT, FLIP_DARK, FLIP_LIGHT, parse_deck_card
+from shooter.table.table import VARIANT_SCORINGS
+from shooter.web import options
+from tests.test_editions_engine import table as exact_table
+
+DOC = options.document(players=Config().default_seats, rules=RuleOptions())
+EXACT_DECKS = {"classic": CLASSIC, "all-wild": ALL_WILD, "flip-light": FLIP_LIGHT, "flip-dark": FLIP_DARK}
+
+
+def extreme_deck(edition: str) -> set[str]:
+    return {name for name, card in CARDS.items() if card.count(edition) > 0}
+
+
+def test_the_document_is_the_tables_constants():
+    assert DOC["seats"] == {"min": args.MIN_SEATS, "max": args.MAX_SEATS}
+    assert DOC["variants"] == list(args.VARIANTS)
+    assert DOC["editions"] == list(args.EDITIONS)
+    assert DOC["scorings"] == list(args.SCORINGS)
+    assert DOC["variant_scorings"] == {variant: list(VARIANT_SCORINGS[variant]) for variant in args.VARIANTS}
+    assert DOC["starts"] == list(args.START_RULES)
+    assert DOC["limit"]["default"] == args.DEFAULT_LIMIT and DOC["limit"]["max"] == args.MAX_LIMIT
+    assert DOC["give"]["max"] == args.MAX_GIVE
+    assert DOC["name_length"] == MAX_LENGTH
+    assert DOC["languages"] == list(LANGUAGES)
+    assert set(DOC["pads"]) == {*args.EDITIONS, "classic", "all-wild", "flip-light", "flip-dark"}
+    assert DOC["defaults"] == {"players": Config().default_seats, "dealer": str(RuleOptions().default_dealer),
+                               "start": RuleOptions().classic_first_card}
+
+
+def test_the_forms_defaults_are_the_controllers_seats_and_rule_options():
+    rules = RuleOptions(default_dealer="random", classic_first_card="apply")
+    assert options.document(players=7, rules=rules)["defaults"] == {"players": 7, "dealer": "random", "start": "apply"}
+    assert options.document(players=3, rules=RuleOptions(default_dealer=2))["defaults"]["dealer"] == "2"
+
+
+@pytest.mark.parametrize(("key", "check"), [("seats", args.PLAYERS), ("limit", args.LIMIT), ("give", args.GIVE_CARDS)])
+def test_each_range_is_the_one_the_table_checks(key, check):
+    low, high = DOC[key]["min"], DOC[key]["max"]
+    assert check(key, low) == low and check(key, high) == high
+    for outside in (low - 1, high + 1):
+        with pytest.raises(CommandError):
+            check(key, outside)
+
+
+def test_every_pad_holds_exactly_its_decks_cards_in_the_pads_order():
+    pads = {key: pad["cards"] for key, pad in DOC["pads"].items()}
+    for edition in args.EDITIONS:
+        assert set(pads[edition]) == extreme_deck(edition), edition
+        assert pads[edition] == [name for name in options.PAD_ORDER["extreme"] if name in extreme_deck(edition)]
+    for key, deck in EXACT_DECKS.items():
+        assert set(pads[key]) == set(deck), key
+        assert pads[key] == list(options.PAD_ORDER[key])
+    assert len(pads["2016"]) == len(set(pads["2016"]))
+
+
+def test_the_pad_order_names_every_card_of_its_decks_and_no_other():
+    # a card added to a table without a place on its pad (or one taken out) fails here, not on a phone
+    assert set(options.PAD_ORDER["extreme"]) == set().union(*(extreme_deck(e) for e in args.EDITIONS))
+    for key, deck in EXACT_DECKS.items():
+        assert sorted(options.PAD_ORDER[key]) == sorted(deck), key
+
+
+def test_a_pads_digits_are_the_faces_of_its_decks_number_cards():
+    for edition in args.EDITIONS:
+        digits = DOC["pads"][edition]["digits"]
+        assert len(digits) * COPIES_PER_NUMBER == CARDS["number"].count(edition)
+        others = sum(card.points * card.count(edition) for card in CARDS.values() if card.points is not None)
+        assert COPIES_PER_NUMBER * sum(digits) + others == deck_points(edition)
+    for key in EXACT_DECKS:
+        variant, _, side = key.partition("-") if key.startswith("flip") else (key, "", "")
+        digits = DOC["pads"][key]["digits"]
+        assert digits == sorted(COPIES_PER_DIGIT[variant]), key
+        for digit in range(10):
+            try:
+                taken = parse_deck_card(str(digit), variant, side or None) == ("number", digit)
+            except CommandError:
+                taken = False
+            assert taken == (digit in digits), (key, digit)
+
+
+def played_without_a_target(key: str, card: str) -> bool:
+    """Whether a fresh table of this pad takes `play CARD` with no target= (seat 2 to play)."""
+    if key in args.EDITIONS:
+        t = Table()
+        t.new_game(4, dealer=1, edition=key)
+        t.start_round("5")
+    else:
+        t = exact_table("flip" if key.startswith("flip") else key)
+        if key == "flip-dark":
+            t.set(side="dark")
+    try:
+        t.play(card)
+    except CommandError as error:
+        assert "target" in error.message, (key, card, error.message)
+        return False
+    return True
+
+
+@pytest.mark.parametrize("key", sorted(DOC["pads"]))
+def test_a_pads_targeted_cards_are_those_the_table_refuses_without_a_target(key):
+    pad = DOC["pads"][key]
+    assert [card for card in pad["cards"] if not played_without_a_target(key, card)] == pad["targeted"]
+
+
+def test_every_option_and_every_pad_card_has_a_message_in_every_language():
+    for lang in LANGUAGES:
+        m = Messages(lang)
+        for kind, values in (("variant", DOC["variants"]), ("scoring", DOC["scorings"]), ("start", DOC["starts"])):
+            for value in values:
+                assert m.has(f"{kind}.{value}"), (lang, kind, value)
+        for key, pad in DOC["pads"].items():
+            prefix = "card." if key in args.EDITIONS else f"card.{key.removesuffix('-light').removesuffix('-dark')}."
+            for card in pad["cards"]:
+                assert m.has(prefix + card), (lang, key, card)
