@@ -21,6 +21,7 @@ from shooter.errors import CommandError
 
 MIN_SEATS = 2  # S-SEATS: 2 to 10 players
 MAX_SEATS = 10
+MIN_LIMIT = 1
 DEFAULT_LIMIT = 500
 MAX_LIMIT = 100_000
 SCORINGS = ("winner", "lowest", "elimination")  # see scoring.py
@@ -31,6 +32,7 @@ VARIANTS = ("extreme", "classic", "all-wild", "flip")  # editions.py: extreme an
 START_RULES = ("redraw", "apply")  # classic's first card
 SIDES = ("light", "dark")  # flip
 CHALLENGE_RESULTS = ("upheld", "rejected")
+MIN_GIVE = 1
 MAX_GIVE = 20
 
 Check = Callable[[str, object], object]
@@ -79,7 +81,7 @@ def choices(options: Iterable[str]) -> str:
 
 PLAYERS = whole(MIN_SEATS, MAX_SEATS)
 SEAT = whole(1, MAX_SEATS)
-LIMIT = whole(1, MAX_LIMIT)
+LIMIT = whole(MIN_LIMIT, MAX_LIMIT)
 POINTS = whole(0, MAX_LIMIT)  # what a console may type; the table then checks against its deck
 EDITION = word(*EDITIONS)
 SCORING = word(*SCORINGS)
@@ -89,6 +91,6 @@ VARIANT = word(*VARIANTS)
 START = word(*START_RULES)
 SIDE = word(*SIDES)
 CHALLENGE_RESULT = word(*CHALLENGE_RESULTS)
-GIVE_CARDS = whole(1, MAX_GIVE)
+GIVE_CARDS = whole(MIN_GIVE, MAX_GIVE)
 HAND_COUNT = whole(0, 500)
 DECK_CARDS = whole(1, 500)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from shooter.errors import CommandError
 
 from .args import SIDES, VARIANTS
-from .cards import count_hand
+from .cards import EXTREME_HIT, count_hand
 
 EXACT_VARIANTS = VARIANTS[1:]
 
@@ -34,6 +34,10 @@ SHUFFLE = "shuffle"
 FLIP = "flip"
 SKIP_ALL = "skip-all"
 WILD_DRAW = "wild-draw"  # next takes `cards` (None: until the colour), loses the turn; challengeable
+
+# The effects whose card is played with target=S (the player picks a seat): Extreme's Extreme Hit, All Wild's
+# Targeted Draw Two and Forced Swap. The table checks a play's target against this, the phone page asks for one.
+AIMED_EFFECTS = frozenset({EXTREME_HIT, TARGETED_DRAW, SWAP})
 
 
 @dataclass(frozen=True)

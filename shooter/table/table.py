@@ -44,7 +44,7 @@ from .args import (
 )
 from .base import UNDO_BLOCKED, Event
 from .cards import deck_points, hand_points, parse_card
-from .editions import DECK_SIZE, SWAP, TARGETED_DRAW, deck, exact_deck_points, exact_hand_points, parse_deck_card
+from .editions import AIMED_EFFECTS, DECK_SIZE, deck, exact_deck_points, exact_hand_points, parse_deck_card
 from .exact import DEALT, HAND_SIZE, ExactRules
 from .machine import build_machine
 from .options import RuleOptions
@@ -342,7 +342,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         if held == 0 or (last and held != 1):
             raise CommandError("bad-argument", f"Seat {g.current} holds {held} cards"
                                                + ("; last is for a hand of 1." if last else "."))
-        aims = deck(g.variant, g.side)[name].effect in (TARGETED_DRAW, SWAP)
+        aims = deck(g.variant, g.side)[name].effect in AIMED_EFFECTS
         if aims != (aim is not None) or (aims and (aim == g.current or aim in g.out)):
             raise CommandError("bad-argument", f"target= (another seat still in the game) goes with "
                                                f"targeted-draw-two and forced-swap only, and they need it; "
@@ -617,7 +617,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def _check_target(self, card: str, target: int | None) -> None:
         """An Extreme Hit needs a target, any other seat still in the game."""
         g = self._game
-        aims = self._effect(card) == "extreme-hit"
+        aims = self._effect(card) in AIMED_EFFECTS
         if not aims and target is not None:
             raise CommandError("bad-argument", f"target= goes only with an extreme-hit, not with {card}.")
         if aims and target is None:

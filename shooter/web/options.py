@@ -4,13 +4,13 @@ The page repeats none of these facts: it reads this document before it builds it
 pads. Where each comes from:
 
 - ``seats``, ``variants``, ``editions``, ``scorings``, ``starts``, ``limit``, ``give``: :mod:`shooter.table.args`
-  (the lower bounds 1 are those of its ``LIMIT`` and ``GIVE_CARDS`` checks); ``variant_scorings``: the scorings
+  ``variant_scorings``: the scorings
   each variant allows (:data:`shooter.table.table.VARIANT_SCORINGS`);
 - ``name_length``: :data:`shooter.seat_names.MAX_LENGTH`; ``languages``: :data:`shooter.i18n.LANGUAGES`;
 - ``pads``: per pad (Extreme's editions, the exact variants, Flip's two sides) its ``cards`` (the edition's or
   variant's card table, :mod:`shooter.table.cards` and :mod:`shooter.table.editions`, in the pad's order
   :data:`PAD_ORDER`), its ``digits`` (the faces of its number cards) and the cards that are ``targeted`` (the
-  player taps a seat: their effect aims, :data:`AIMED_EFFECTS`);
+  player taps a seat: their effect aims, :data:`shooter.table.editions.AIMED_EFFECTS`);
 - ``defaults``: the form's first choices, this controller's own: ``players`` its seats without a game
   (``[table] default_seats``), ``dealer`` and ``start`` its rule options (``[rules] default_dealer``,
   ``classic_first_card``), which a console's ``game new`` without them gets too.
@@ -27,13 +27,10 @@ from typing import Any
 from shooter import i18n, seat_names
 from shooter.errors import CommandError
 from shooter.table import args
-from shooter.table.cards import CARDS, EXTREME_HIT, parse_card
-from shooter.table.editions import DIGITS, SWAP, TARGETED_DRAW, deck
+from shooter.table.cards import CARDS, parse_card
+from shooter.table.editions import AIMED_EFFECTS, DIGITS, deck
 from shooter.table.options import RuleOptions
 from shooter.table.table import VARIANT_SCORINGS
-
-MIN_LIMIT = 1  # args.LIMIT = whole(1, MAX_LIMIT)
-MIN_GIVE = 1   # args.GIVE_CARDS = whole(1, MAX_GIVE)
 
 # The order of each pad's buttons. Extreme's two editions share one order (2010 lacks Hit 4 and the blanks).
 PAD_ORDER: dict[str, tuple[str, ...]] = {
@@ -44,9 +41,6 @@ PAD_ORDER: dict[str, tuple[str, ...]] = {
     "flip-dark": ("number", "skip-everyone", "reverse", "draw-five", "flip", "wild", "wild-draw-colour"),
 }
 
-# The effects whose card needs target=S: Extreme's Extreme Hit (table.py _check_target), All Wild's Targeted
-# Draw Two and Forced Swap (table.py _play_exact).
-AIMED_EFFECTS = (EXTREME_HIT, TARGETED_DRAW, SWAP)
 
 
 def decks() -> dict[str, tuple[str, list[int], dict[str, str]]]:
@@ -96,8 +90,8 @@ def document(*, players: int, rules: RuleOptions) -> dict[str, Any]:
         "scorings": list(args.SCORINGS),
         "variant_scorings": {variant: list(VARIANT_SCORINGS[variant]) for variant in args.VARIANTS},
         "starts": list(args.START_RULES),
-        "limit": {"min": MIN_LIMIT, "max": args.MAX_LIMIT, "default": args.DEFAULT_LIMIT},
-        "give": {"min": MIN_GIVE, "max": args.MAX_GIVE},
+        "limit": {"min": args.MIN_LIMIT, "max": args.MAX_LIMIT, "default": args.DEFAULT_LIMIT},
+        "give": {"min": args.MIN_GIVE, "max": args.MAX_GIVE},
         "name_length": seat_names.MAX_LENGTH,
         "languages": list(i18n.LANGUAGES),
         "pads": pads(),
