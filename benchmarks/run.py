@@ -307,10 +307,10 @@ INSTRUCTION_PATHS = ("no_game", "in_game")
 def _counted_per_press(side: str, presses: int) -> float:
     """Instructions callgrind counted in ``presses`` measured presses of ``side`` (a child process), per press."""
     proc = subprocess.run([*CALLGRIND, *_python(str(Path(__file__)), "--child", f"instructions-{side}", str(presses))],
-                          capture_output=True, text=True, env=ENV, cwd=ROOT, check=True)
+                          capture_output=True, text=True, env=ENV, cwd=ROOT)
     found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
-    if found is None:
-        raise RuntimeError(f"callgrind printed no count: {proc.stderr[-500:]}")
+    if proc.returncode or found is None:
+        raise RuntimeError(f"the {side} presses under callgrind failed or printed no count: {proc.stderr[-800:]}")
     return int(found.group(1)) / presses
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .args import ELIMINATION, LOWEST, WINNER
 from .base import TableBase
 from .state import GameState, RoundRow
 
@@ -77,7 +78,7 @@ def _elimination(game: GameState, totals: dict[int, int], points: int) -> Settle
     return Settlement(points, totals, newly_out, left[0] if len(left) == 1 else None)
 
 
-SCORING = {"winner": _winner_scores, "lowest": _lowest_wins, "elimination": _elimination}
+SCORING = {WINNER: _winner_scores, LOWEST: _lowest_wins, ELIMINATION: _elimination}
 
 
 class ScoringRules(TableBase):
@@ -104,7 +105,7 @@ class ScoringRules(TableBase):
         g.out = g.out + result.newly_out
         g.winner = result.winner
         fields: dict[str, object] = {"winner": g.round_winner, "points": result.points, "totals": _public(g.totals)}
-        if g.scoring == "elimination":
+        if g.scoring == ELIMINATION:
             fields["out"] = list(result.newly_out)
         self._emit("round-scored", **fields)
 
@@ -126,7 +127,7 @@ def score_row(game: GameState, result: Settlement) -> RoundRow:
     assert winner is not None, "a round is settled with its winner"
     row: RoundRow = {"round": game.round, "winner": winner,
                      "points": {str(s): result.totals[s] - game.totals[s] for s in game.in_game}}
-    if game.scoring == "elimination":
+    if game.scoring == ELIMINATION:
         row["out"] = list(result.newly_out)
     return row
 

@@ -17,7 +17,19 @@ from typing import Any, NoReturn, NotRequired, TypedDict, cast
 
 from shooter.errors import StateFileError
 
-from .args import DIRECTIONS, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, SIDES, START_RULES, VARIANTS
+from .args import (
+    DIRECTIONS,
+    EDITIONS,
+    ELIMINATION,
+    MAX_LIMIT,
+    MAX_SEATS,
+    MIN_SEATS,
+    SCORINGS,
+    SIDES,
+    START_RULES,
+    VARIANTS,
+    WINNER,
+)
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
 from .editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
 
@@ -103,7 +115,7 @@ class GameState:
 
     players: int
     edition: str = "2016"
-    scoring: str = "winner"
+    scoring: str = WINNER
     limit: int = 500
     dealer: int = 1
     round: int = 1
@@ -393,7 +405,7 @@ class _Loader:
         if not isinstance(value, list) or len(value) > game.round:
             self.fail("rounds", f"must be a list of at most {game.round} rows (one per round so far)")
         rows: list[RoundRow] = []
-        eliminating = game.scoring == "elimination"
+        eliminating = game.scoring == ELIMINATION
         for i, item in enumerate(value):
             keys = {"round", "winner", "points", *(("out",) if eliminating else ())}
             if not isinstance(item, dict) or set(item) != keys:
@@ -466,7 +478,7 @@ class _Loader:
     def consistent(self, g: GameState, phase: str) -> None:
         """Cross-field checks: what each phase allows."""
         in_game = set(g.in_game)
-        if g.scoring != "elimination" and g.out:
+        if g.scoring != ELIMINATION and g.out:
             self.fail("out", "must be empty unless scoring is elimination")
         for key in ("current", "uno_ahead", "going_out", "round_winner"):
             if getattr(g, key) is not None and getattr(g, key) not in in_game:

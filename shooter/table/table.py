@@ -32,6 +32,7 @@ from .args import (
     EDITION,
     GIVE_CARDS,
     LIMIT,
+    LOWEST,
     PENALTY,
     PLAYERS,
     SCORING,
@@ -39,7 +40,7 @@ from .args import (
     SIDE,
     START,
     VARIANT,
-    VARIANTS,
+    WINNER,
     whole,
 )
 from .base import UNDO_BLOCKED, Event
@@ -55,13 +56,10 @@ from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, score_sheet, s
 from .turns import TurnRules
 
 # D-SCORE: the scorings each variant allows: all of them in Uno Extreme; winner and lowest in classic and
-# flip; winner in All Wild. The names are args.py's, unpacked in its order (a scoring or variant added
-# there stops this import until it is placed here; tests/test_editions_engine.py pins the table).
-_WINNER, _LOWEST, _ELIMINATION = SCORINGS
-_EXTREME, _CLASSIC, _ALL_WILD, _FLIP = VARIANTS
+# flip; winner in All Wild (the scorings' names are args.py's; tests/test_editions_engine.py pins the table
+# to args.VARIANTS).
 VARIANT_SCORINGS: dict[str, tuple[str, ...]] = {
-    _EXTREME: (_WINNER, _LOWEST, _ELIMINATION), _CLASSIC: (_WINNER, _LOWEST), _FLIP: (_WINNER, _LOWEST),
-    _ALL_WILD: (_WINNER,)}
+    "extreme": SCORINGS, "classic": (WINNER, LOWEST), "flip": (WINNER, LOWEST), "all-wild": (WINNER,)}
 
 
 class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
@@ -136,7 +134,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.machine = build_machine(self, "none")
 
     # --- commands ---------------------------------------------------------------
-    def new_game(self, players: object, dealer: object = None, edition: object = None, scoring: object = "winner",
+    def new_game(self, players: object, dealer: object = None, edition: object = None, scoring: object = WINNER,
                  limit: object = DEFAULT_LIMIT, variant: object = "extreme", start: object = None,
                  counting: bool = True) -> list[Event]:
         """`game new`: a new game at the table; totals 0, phase deal.
