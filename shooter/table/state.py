@@ -18,6 +18,7 @@ from typing import Any, NoReturn, NotRequired, TypedDict, cast
 from shooter.errors import StateFileError
 
 from .args import (
+    DEFAULT_LIMIT,
     DIRECTIONS,
     EDITIONS,
     ELIMINATION,
@@ -116,7 +117,7 @@ class GameState:
     players: int
     edition: str = "2016"
     scoring: str = WINNER
-    limit: int = 500
+    limit: int = DEFAULT_LIMIT
     dealer: int = 1
     round: int = 1
     current: int | None = None  # whose turn comes once nothing is owed
