@@ -173,7 +173,7 @@ class Pairing:
         recent.append(now)
         self.cancel(deliver)  # a new request from the same browser replaces its old one
         for old in [r for r in self._pending if r.address == address]:  # ... and one from its address
-            self._end(old, {"event": "pair-refused", "t": stamp(now), "message": REPLACED})
+            self._end(old, {"event": "pair-refused", "t": stamp(now), "reason": "replaced", "message": REPLACED})
         req = Request(deliver, self._next_request, address, device, name, now + WINDOW)
         self._next_request += 1
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
@@ -236,7 +236,8 @@ class Pairing:
                 req.timer.cancel()
         if len(live) != 1:
             for req in live:
-                req.deliver({"event": "pair-refused", "t": stamp(self.clock.now()), "message": SEVERAL})
+                req.deliver({"event": "pair-refused", "t": stamp(self.clock.now()), "reason": "several",
+                             "message": SEVERAL})
             return None
         return self._grant(live[0])
 
@@ -247,7 +248,8 @@ class Pairing:
     def refuse(self, number: int) -> Request:
         """A paired phone (or the table's console) turns request ``number`` down."""
         req = self._waiting(number)
-        self._end(req, {"event": "pair-refused", "t": stamp(self.clock.now()), "message": REFUSED})
+        self._end(req, {"event": "pair-refused", "t": stamp(self.clock.now()), "reason": "refused",
+                        "message": REFUSED})
         return req
 
     def _waiting(self, number: int) -> Request:
