@@ -139,6 +139,8 @@ class GpioButton:
 
     def __init__(self, pin: int, *, clock: Clock, post: Post, debounce: float, pin_factory: Factory | None = None):
         self.on_press: Callable[[], object] | None = None
+        self._clock = clock
+        self._hold: Timer | None = None   # armed by when_held for the press going on
         self._input = DebouncedInput(pin, pull_up=True, clock=clock, post=post,
                                      settle_active=debounce, settle_inactive=debounce,
                                      pin_factory=pin_factory, name="button")
@@ -148,11 +150,51 @@ class GpioButton:
     def is_pressed(self) -> bool:
         return self._input.active
 
+    def when_held(self, seconds: float, callback: Callable[[], object]) -> None:
+        """Call ``callback`` on the loop once the press going on has lasted ``seconds`` more (counted on the
+        loop's clock, from now); a release before then calls it off. Armed for one press only, and only when
+        asked (gpiozero's ``hold_time`` runs a thread of its own and costs every press)::
+
+            >>> from hal import VirtualClock
+            >>> from sim import SimFactory
+            >>> clock = VirtualClock()
+            >>> pins = SimFactory(clock)
+            >>> button = GpioButton(17, clock=clock, post=lambda fn: fn(), debounce=0.02, pin_factory=pins)
+            >>> button.on_press = lambda: button.when_held(2.0, lambda: print("held 2 s"))
+            >>> pins.sim_pin(17).drive(False); clock.advance_to(0.02); clock.run_due()
+            1
+            >>> pins.sim_pin(17).drive(True); clock.advance_to(1.0); clock.run_due()   # let go after 1 s
+            1
+            >>> pins.sim_pin(17).drive(False); clock.advance_to(1.02); clock.run_due()  # pressed and held
+            1
+            >>> clock.advance_to(3.02); clock.run_due()
+            held 2 s
+            1
+            >>> button.close()
+        """
+        self._cancel_hold()
+        if self._input.active:
+            self._hold = self._clock.call_later(seconds, partial(self._held, callback), name="button-hold")
+
+    def _held(self, callback: Callable[[], object]) -> None:
+        self._hold = None
+        if self._input.active:
+            callback()
+
+    def _cancel_hold(self) -> None:
+        if self._hold is not None:
+            self._hold.cancel()
+            self._hold = None
+
     def _changed(self, pressed: bool) -> None:
-        if pressed and self.on_press is not None:
-            self.on_press()
+        if pressed:
+            if self.on_press is not None:
+                self.on_press()
+        elif self._hold is not None:
+            self._cancel_hold()
 
     def close(self) -> None:
+        self._cancel_hold()
         self._input.close()
 
 

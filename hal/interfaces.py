@@ -41,6 +41,7 @@ class Button(Protocol):
     on_press: Callback | None
     @property
     def is_pressed(self) -> bool: ...
+    def when_held(self, seconds: float, callback: Callback) -> None: ...  # once, if this press lasts seconds
 
 
 class Lid(Protocol):

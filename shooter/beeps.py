@@ -29,7 +29,7 @@ VOCABULARY: dict[str, tuple[Pattern, str]] = {
     "empty": (EMPTY, "the magazine is empty: load the discard pile (E-REFILL)"),
     "owed-done": (OWED_DONE, "the last owed press has been served"),
     "fault": (FAULT, "the motor was stopped by a fault (maximum on-time, internal error)"),
-    "paired": (PAIRED, "the button paired a browser (the press did nothing else)"),
+    "paired": (PAIRED, "a browser was paired (by the button, whose press or hold did nothing else, or approved)"),
 }
 
 

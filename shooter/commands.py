@@ -109,8 +109,8 @@ COMMANDS: list[Command] = [
     (Spec(("magazine",), required={"cards": integer(0, 500)}, usage="magazine cards=N",
           summary="the magazine now holds N cards (after loading it): the shooter counts down from there "
                   "and knows when it is empty"), Controller.cmd_magazine),
-    (Spec(("sim", "button"), usage="sim button",
-          summary="simulated hardware only: a press of the physical button"), sim.sim_button),
+    (Spec(("sim", "button"), optional={"hold": number(0.0, 60.0)}, usage="sim button [hold=X]",
+          summary="simulated hardware only: a press of the physical button (held X seconds)"), sim.sim_button),
     (Spec(("sim", "lid", "open"), usage="sim lid open", summary="simulated hardware only: opens the lid"),
      sim.sim_lid_open),
     (Spec(("sim", "lid", "close"), usage="sim lid close", summary="simulated hardware only: closes the lid"),
@@ -125,5 +125,9 @@ COMMANDS: list[Command] = [
           summary="names the seats in order (- for none); without seats= forgets them"), web.names),
     (Spec(("unpair",), required={"id": integer(1)}, usage="unpair id=N",
           summary="revokes paired browser N (status lists them under pairing)"), web.unpair),
+    (Spec(("pair", "approve"), required={"request": integer(1)}, usage="pair approve request=R",
+          summary="pairs the browser waiting with request R (status lists them under pairing)"), web.pair_approve),
+    (Spec(("pair", "refuse"), required={"request": integer(1)}, usage="pair refuse request=R",
+          summary="turns down the browser waiting with request R"), web.pair_refuse),
 ]
 

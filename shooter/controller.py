@@ -30,7 +30,7 @@ from .errors import CommandError, ShooterError
 from .events import Broadcast, Event, Sink, stamp
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
-from .pairing_commands import pair_press, web_status
+from .pairing_commands import arm_pair_hold, pair_press, web_status
 from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name
 from .scheduler import Scheduler
 from .seats import SeatAngles, Seats, spread_between
@@ -226,14 +226,17 @@ class Controller:
         return self.press("console")
 
     def button_pressed(self) -> None:
-        """The physical button (debounced, on the loop). While a browser asks to pair, the press
-        pairs it and does nothing else."""
+        """The physical button (debounced, on the loop). With no game running, while a browser asks to pair,
+        the press pairs it and does nothing else; during a game every press is served at once, and only
+        then may a hold with the lid open (a press refused, nothing shot) pair (:mod:`shooter.pairing_commands`)."""
         if self.pairing is not None and pair_press(self):  # (no web console: not even the call)
             return
         try:
             self.press("button")
         except CommandError:
             pass  # press() has beeped and announced it
+        if self.pairing is not None:
+            arm_pair_hold(self)
 
     def press(self, source: str) -> Reply:
         """Serve one press (T-PRESS, T-EXACT): the table says whose and why, the

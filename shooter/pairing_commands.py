@@ -1,8 +1,10 @@
-"""The web console's side of the controller: pairing by the button, seat names, and what
-``status`` adds while the web console runs (the browser side is :mod:`shooter.web`)."""
+"""The web console's side of the controller: pairing by the box's gestures and by approval, seat names, and
+what ``status`` adds while the web console runs (the browser side is :mod:`shooter.web`; the requests and
+tokens :mod:`shooter.web.pairing`)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import beeps
@@ -10,34 +12,82 @@ from .errors import CommandError
 
 if TYPE_CHECKING:
     from .controller import Controller
+    from .web.pairing import Grant, Pairing
+
+
+def game_running(ctl: Controller) -> bool:
+    """A game is on (dealt, played or being scored): the button's short press is a player's, never a pairing."""
+    return ctl.table.game is not None and ctl.table.phase != "over"
 
 
 def pair_press(ctl: Controller) -> bool:
-    """The button pairs the ONE browser waiting for it (not a player's press): beep, announce.
-
-    Not while the table owes presses (those presses are served; the request keeps waiting); with
-    several browsers waiting the press pairs nobody: a refusal beep, and every console is told.
-    """
-    if ctl.pairing is None or not ctl.pairing.waiting or presses_owed(ctl):
+    """A short press of the button pairs the ONE browser waiting, only while no game is running (then the
+    press is nobody's and shoots nothing). During a game every press is served as it always is; the gesture
+    is then the button held with the lid open (:func:`arm_pair_hold`) or an approval (:func:`pair_approve`)."""
+    if ctl.pairing is None or not ctl.pairing.waiting or game_running(ctl):
         return False
-    waiting = ctl.pairing.waiting_count
-    granted = ctl.pairing.button_pressed()
-    if not granted:
-        ctl.hw.beeper.play(beeps.PRESS_REFUSED)
-        from .web.pairing import SEVERAL  # only with the web console on (shooter.web stays unimported)
-        ctl.emit("pairing-refused", waiting=waiting, message=SEVERAL)
-        return True
-    ctl.hw.beeper.play(beeps.PAIRED)
-    for token_id in granted:
-        ctl.emit("paired", id=token_id)
+    pair_by_box(ctl)
     return True
 
 
-def presses_owed(ctl: Controller) -> bool:
-    """The table owes presses now (a hit, a penalty, the deal): the button serves them, never pairs."""
-    due = ctl.table.due()
-    reason = due[1] if due is not None else ctl.table.press_owner()[1]
-    return reason != "draw"
+def arm_pair_hold(ctl: Controller) -> None:
+    """After a press was served or refused: while a browser waits and the lid is open (a press with the lid open
+    is refused, it shoots nothing), holding the button on for ``HOLD`` s pairs. Never before the press is served:
+    pairing neither takes nor delays a player's press."""
+    assert ctl.pairing is not None
+    if ctl.pairing.waiting and ctl.hw.lid.is_open:
+        from .web.pairing import HOLD  # only with the web console on (shooter.web stays unimported)
+        ctl.hw.button.when_held(HOLD, partial(_held, ctl))
+
+
+def _held(ctl: Controller) -> None:
+    """The button has been held ``HOLD`` s: it pairs if the lid is still open and a browser still waits."""
+    if ctl.pairing is not None and ctl.pairing.waiting and ctl.hw.lid.is_open:
+        pair_by_box(ctl)
+
+
+def pair_by_box(ctl: Controller) -> None:
+    """The box's gesture: the ONE browser waiting is paired (a beep, every console told); with several
+    waiting nobody is: a refusal beep, each request refused, every console told."""
+    assert ctl.pairing is not None
+    waiting = ctl.pairing.waiting_count
+    grant = ctl.pairing.button_pressed()
+    if grant is None:
+        ctl.hw.beeper.play(beeps.PRESS_REFUSED)
+        from .web.pairing import SEVERAL
+        ctl.emit("pairing-refused", waiting=waiting, message=SEVERAL)
+        return
+    _granted(ctl, grant)
+
+
+def _granted(ctl: Controller, grant: Grant) -> None:
+    """A beep, ``paired`` to every console, and each token evicted to make room is an unpair like ``unpair``."""
+    ctl.hw.beeper.play(beeps.PAIRED)
+    ctl.emit("paired", id=grant.id, request=grant.request)
+    for token_id in grant.evicted:
+        ctl.emit("unpaired", id=token_id, reason="evicted")
+
+
+def _pairing(ctl: Controller) -> Pairing:
+    if ctl.pairing is None:
+        raise CommandError("bad-argument", "the web console is off: no browser is paired")
+    return ctl.pairing
+
+
+def pair_approve(ctl: Controller, request: int) -> dict[str, Any]:
+    """A paired phone (or a console of the table's own) grants the request it names; the others keep waiting."""
+    grant = _pairing(ctl).approve(request)
+    _granted(ctl, grant)
+    return {"request": request, "id": grant.id}
+
+
+def pair_refuse(ctl: Controller, request: int) -> dict[str, Any]:
+    """A paired phone (or a console of the table's own) turns the request it names down."""
+    pairing = _pairing(ctl)
+    pairing.refuse(request)
+    from .web.pairing import REFUSED
+    ctl.emit("pairing-refused", request=request, waiting=pairing.waiting_count, message=REFUSED)
+    return {"request": request}
 
 
 def web_status(ctl: Controller) -> dict[str, Any]:
@@ -50,9 +100,7 @@ def web_status(ctl: Controller) -> dict[str, Any]:
 
 
 def unpair(ctl: Controller, id: int) -> None:
-    if ctl.pairing is None:
-        raise CommandError("bad-argument", "the web console is off: no browser is paired")
-    ctl.pairing.revoke(id)
+    _pairing(ctl).revoke(id)
     ctl.emit("unpaired", id=id)
 
 

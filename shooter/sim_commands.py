@@ -37,8 +37,8 @@ def _world(ctl: Controller) -> ShooterWorld:
     return ctl.sim.world
 
 
-def sim_button(ctl: Controller) -> None:
-    _world(ctl).press_button()
+def sim_button(ctl: Controller, hold: float | None = None) -> None:
+    _world(ctl).press_button(hold)
 
 
 def sim_lid_open(ctl: Controller) -> None:

@@ -13,13 +13,13 @@ import json
 import pytest
 
 pytest.importorskip("aiohttp")
-from aiohttp import WSServerHandshakeError
+from aiohttp import ClientSession, TCPConnector, WSServerHandshakeError
 from aiohttp.test_utils import TestClient, TestServer
 
 from shooter.app import App
 from shooter.config import parse_config
 from shooter.persist import Store
-from shooter.web.pairing import RATE_LIMIT, TOKENS_FILE, WINDOW, Pairing, token_hash
+from shooter.web.pairing import HOLD, RATE_LIMIT, TOKENS_FILE, WINDOW, Pairing, token_hash
 from shooter.web.server import WebConsole
 
 
@@ -29,6 +29,7 @@ class Web:
     def __init__(self, app: App, client: TestClient):
         self.app, self.client = app, client
         self.controller = app.controller
+        self.sessions: dict[str, ClientSession] = {}   # a client session per loopback address (connect_from)
 
     async def pump(self):
         while True:  # the control loop between aiohttp's steps, on this one thread
@@ -37,6 +38,12 @@ class Web:
 
     async def connect(self, **headers):
         return await self.client.ws_connect("/ws", headers=headers)
+
+    async def connect_from(self, address: str, **headers):
+        """A socket from another client address (a loopback one, 127.0.0.2 ...): a client session bound to it."""
+        if address not in self.sessions:
+            self.sessions[address] = ClientSession(connector=TCPConnector(local_addr=(address, 0)))
+        return await self.sessions[address].ws_connect(self.client.make_url("/ws"), headers=headers)
 
     @staticmethod
     async def recv(ws, match=lambda o: True) -> dict:
@@ -54,7 +61,9 @@ class Web:
         self.app.world.press_button()  # the physical button, through the simulated pin
 
     async def pair(self, ws) -> dict:
-        assert (await self.send(ws, "pair")) == {"reply": "pair", "ok": True, "seconds": WINDOW}
+        """Pair ``ws`` as with no game running: ``pair``, then a press of the shooter's button."""
+        asked = await self.send(ws, "pair")
+        assert asked == {"reply": "pair", "ok": True, "seconds": WINDOW, "request": asked["request"], "hold": HOLD}
         self.button()
         return await self.recv(ws, lambda o: o.get("event") == "pair-granted")
 
@@ -74,6 +83,8 @@ def run_web(body, *, state_dir=None, max_connections: int = 16, config: dict | N
             await body(web)
         finally:
             pump.cancel()
+            for session in web.sessions.values():
+                await session.close()
             await client.close()
             app.close()
     asyncio.run(main())
@@ -143,7 +154,8 @@ def test_a_button_press_within_30_s_pairs_and_does_nothing_else(tmp_path):
         web.button()
         granted = await web.recv(ws, lambda o: o.get("event") == "pair-granted")
         announced = await web.recv(watcher, lambda o: o.get("event") in ("paired", "pair-granted", "press"))
-        assert announced == {"event": "paired", "t": announced["t"], "id": granted["id"]}  # no token for others
+        assert announced == {"event": "paired", "t": announced["t"], "id": granted["id"],  # no token for others
+                             "request": announced["request"]}
         assert web.controller.launcher.cards == cards and not web.controller.launcher.queue  # nothing shot
         assert (await web.send(ws, "game new players=4"))["ok"]
         stored = json.loads((tmp_path / TOKENS_FILE).read_text())
@@ -265,7 +277,8 @@ def test_a_token_file_that_cannot_be_written_does_not_stop_the_pairing(tmp_path)
     store.path.mkdir()  # a directory where the file should be: every save fails
     got = []
     pairing.request(got.append)
-    assert pairing.button_pressed() == [1]
+    grant = pairing.button_pressed()
+    assert grant is not None and grant.id == 1
     assert got[0]["event"] == "pair-granted" and pairing.check(got[0]["token"]) == 1
     assert logged and "cannot save the paired browsers" in logged[0]
 

@@ -146,11 +146,20 @@ def values(page, select):
     return page.locator(f"{select} option").evaluate_all("options => options.map(o => o.value)")
 
 
-def pair(page, server):
+def pair(page, server, game=False):
+    """Pair the phone at the shooter: with no game a press of its button; during a game (a short press is then a
+    player's, never a pairing) the lid opened and the button held 2 s, as the page says."""
     button(page, "Pair").click()
-    expect(page.get_by_text("Press the button on the shooter")).to_be_visible()
-    server.send("sim button")
+    if game:
+        expect(page.locator("#pair-how")).to_contain_text("open the shooter's lid and hold its button for 2 s")
+        server.send("sim lid open")
+        server.send("sim button hold=2.5")
+    else:
+        expect(page.get_by_text("Press the button on the shooter")).to_be_visible()
+        server.send("sim button")
     expect(page.locator("#pair-text")).to_have_text(re.compile(r"Paired \(phone \d+\)"))
+    if game:
+        server.send("sim lid close")
 
 
 def turn_line(page, text):
@@ -442,7 +451,18 @@ def test_a_fresh_paired_phone_sees_every_round_the_table_scored(server, browser)
     score_a_round(server, (1, 3))  # dealer 1: seat 2 wins
     server.wait_for(2, event="round-scored")
     page = phone(browser, server.url)  # a new context: no storage of its own, never saw a round
-    pair(page, server)
+    expect(button(page, "Start round")).to_be_visible()  # the page knows a game is on
+    pair(page, server, game=True)
+    # a second phone asks with a name; the paired phone approves it by its request number
+    other = phone(browser, server.url)
+    other.get_by_label("Name this phone (optional)").fill("Bob's phone")
+    button(other, "Pair").click()
+    expect(other.locator("#pair-request")).to_have_text(re.compile(r"Request \d+: a phone already paired"))
+    number = re.search(r"\d+", other.locator("#pair-request").inner_text()).group()
+    expect(page.locator("#pair-requests")).to_contain_text(f"Bob's-phone (Linux PC) asks to pair: request {number}")
+    page.locator("#pair-requests").get_by_role("button", name="Approve").click()
+    expect(other.locator("#pair-text")).to_have_text(re.compile(r"Paired \(phone \d+\)"))
+    expect(page.locator("#pair-requests")).to_be_hidden()
     page.get_by_role("tab", name="Scores").click()
     expect(page.locator("#score-table tr").nth(1)).to_have_text("Round 1" + "55 ★" + "0" + "0")
     expect(page.locator("#score-table tr").nth(2)).to_have_text("Round 2" + "0" + "55 ★" + "0")

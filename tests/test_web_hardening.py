@@ -52,7 +52,7 @@ def _is(*names):
 
 def test_a_press_with_two_browsers_waiting_pairs_nobody_and_says_so():
     async def body(web):
-        owner, attacker, watcher = await web.connect(), await web.connect(), await web.connect()
+        owner, attacker, watcher = await web.connect(), await web.connect_from("127.0.0.2"), await web.connect()
         played = []
         web.controller.hw.beeper.play = lambda pattern: played.append(pattern)
         assert (await web.send(owner, "pair"))["ok"]
@@ -64,19 +64,26 @@ def test_a_press_with_two_browsers_waiting_pairs_nobody_and_says_so():
         told = await web.recv(watcher, _is("pairing-refused", "paired"))
         assert told["event"] == "pairing-refused" and told["waiting"] == 2
         assert played == [beeps.PRESS_REFUSED]
-        assert web.controller.pairing.status() == {"paired": [], "waiting": 0}
+        assert web.controller.pairing.status() == {"paired": [], "waiting": 0, "requests": []}
         assert (await web.send(attacker, "game new players=4"))["error"] == "not-paired"
         # asked again one at a time, the owner pairs
         assert (await web.pair(owner))["event"] == "pair-granted"
     run_web(body)
 
 
-def test_a_waiting_request_is_shown_on_every_console_with_its_label():
+IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+
+
+def test_a_waiting_request_is_shown_on_every_console_in_words_never_by_its_user_agent():
     async def body(web):
-        asker, watcher = await web.connect(**{"User-Agent": "Eve's phone"}), await web.connect()
-        assert (await web.send(asker, "pair"))["ok"]
+        asker, watcher = await web.connect(**{"User-Agent": IPHONE}), await web.connect()
+        asked = await web.send(asker, "pair name=Eve")
         shown = await web.recv(watcher, _is("pair-waiting"))
-        assert shown["label"] == "Eve's phone" and shown["waiting"] == 1
+        assert shown == {"event": "pair-waiting", "t": shown["t"], "label": "Eve (iPhone)", "device": "iPhone",
+                         "name": "Eve", "request": asked["request"], "waiting": 1}
+        crafted = await web.connect(**{"User-Agent": "<script>alert(1)</script> Android Mobile \u00e9\u00e9"})
+        await web.send(crafted, "pair")
+        assert (await web.recv(watcher, _is("pair-waiting")))["label"] == "Android phone"
     run_web(body)
 
 
@@ -94,13 +101,19 @@ def test_a_press_while_presses_are_owed_serves_them_and_the_request_keeps_waitin
     run_web(body)
 
 
-def test_a_draw_press_still_pairs_the_one_browser_waiting():
+def test_a_players_draw_press_during_a_game_is_served_and_pairs_nobody():
+    """The hijack: a watcher keeps asking, and the next player's draw press used to pair it instead."""
     async def body(web):
-        asker = await web.connect()
+        asker, watcher = await web.connect(), await web.connect()
         assert _local(web, "game new players=4")["ok"]
         assert _local(web, "round start first=7")["ok"]
-        assert web.controller.table.press_owner()[1] == "draw"
-        assert (await web.pair(asker))["event"] == "pair-granted"
+        assert web.controller.table.press_owner() == (2, "draw")
+        assert (await web.send(asker, "pair"))["ok"]
+        web.button()
+        got = await web.recv(watcher, _is("press", "paired", "pairing-refused"))
+        assert got["event"] == "press" and (got["seat"], got["reason"]) == (2, "draw")
+        assert web.controller.table.press_owner()[0] == 3  # the draw was served: the turn moved on
+        assert web.controller.pairing.status()["paired"] == [] and web.controller.pairing.waiting_count == 1
     run_web(body)
 
 
@@ -237,11 +250,18 @@ def test_the_page_may_connect_to_its_own_origin_only():
 
 def test_a_watcher_sees_the_paired_browsers_by_id_but_not_their_labels():
     async def body(web):
-        owner = await web.connect(**{"User-Agent": "Ann's phone"})
-        granted = await web.pair(owner)
-        watcher = await web.connect()
+        owner = await web.connect(**{"User-Agent": IPHONE})
+        assert (await web.send(owner, "pair name=Ann"))["ok"]
+        web.button()
+        granted = await web.recv(owner, _is("pair-granted"))
+        watcher = await web.connect_from("127.0.0.2")
+        assert (await web.send(watcher, "pair name=Eve"))["ok"]
         seen = (await web.send(watcher, "status"))["pairing"]
-        assert seen == {"paired": [{"id": granted["id"]}], "waiting": 0}
+        asked = seen["requests"][0]["request"]
+        assert seen == {"paired": [{"id": granted["id"]}], "waiting": 1,
+                        "requests": [{"request": asked, "seconds": 30.0}]}
         own = (await web.send(owner, "status"))["pairing"]
-        assert own["paired"] == [{"id": granted["id"], "label": "Ann's phone"}]
+        assert own["paired"] == [{"id": granted["id"], "label": "Ann (iPhone)"}]
+        assert own["requests"] == [{"request": asked, "label": "Eve (a browser)", "device": "a browser",
+                                    "name": "Eve", "seconds": 30.0}]
     run_web(body)

@@ -1,12 +1,20 @@
-"""Pairing a browser with the shooter's button, like a Hue bridge.
+"""Pairing a browser with the shooter, like a Hue bridge, without ever taking a player's press.
 
-Anyone on the network may watch; to act, a browser asks to pair and a person
-presses the shooter's physical button within :data:`WINDOW` seconds. That press
-pairs and does nothing else (it is not a player's press): the browser gets a
-token, the shooter beeps. The press pairs only when exactly one browser waits
-(several at once: nobody, each must ask again), and never while the table owes
-presses (see :mod:`shooter.pairing_commands`). Tokens are kept hashed (SHA-256) in the state
-directory, listed in ``status`` by id and revoked with ``unpair id=N``.
+Anyone on the network may watch; to act, a browser asks to pair (``pair [name=...]``) and, within
+:data:`WINDOW` seconds, a person at the table says yes by a deliberate act that a player's press never is:
+
+- on the box, with no game running: a press of the shooter's button (it shoots nothing then);
+- on the box, at any time: holding the button :data:`HOLD` seconds with the lid open (a press with the lid
+  open is refused and shoots nothing, so the gesture cannot cost anyone a card);
+- on a phone already paired (or a console of the table's own): ``pair approve request=R``.
+
+The box's gestures pair only when exactly one browser waits (several at once: nobody, each must ask
+again); an approval names its request. The controller's side (the beeps, the events, which press is a
+gesture) is :mod:`shooter.pairing_commands`. Requests are limited per client address, one waiting per
+address. The asking device is named in words (:func:`device_kind`, plus the name the person typed),
+never by its raw User-Agent. Tokens are kept hashed (SHA-256) in the state directory, listed in ``status``
+by id and revoked with ``unpair id=N``; ids are never given twice (the next one is kept in the file), and
+the oldest token evicted at :data:`MAX_TOKENS` is revoked like ``unpair``.
 
 Everything here runs on the control loop; time comes from the loop's clock.
 It imports nothing of aiohttp: the controller holds a :class:`Pairing` whether
@@ -19,7 +27,7 @@ import hashlib
 import secrets
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import CommandError, StateFileError
@@ -28,26 +36,99 @@ from ..events import stamp
 if TYPE_CHECKING:
     from hal.clock import Timer
 
-WINDOW = 30.0          # seconds from the request in which the button pairs
-RATE_LIMIT = 5         # at most this many requests ...
-RATE_PERIOD = 60.0     # ... in this many seconds (all browsers together)
-MAX_TOKENS = 20        # the oldest token goes when one more is granted
+WINDOW = 30.0          # seconds from the request in which it may be granted
+HOLD = 2.0             # seconds the button is held with the lid open to pair during a game
+RATE_LIMIT = 5         # at most this many requests from one client address ...
+RATE_PERIOD = 60.0     # ... in this many seconds
+MAX_ADDRESSES = 256    # client addresses whose recent requests are remembered (the oldest forgotten first)
+MAX_TOKENS = 20        # the oldest token goes (an unpair) when one more is granted
+MAX_ID = 2 ** 53       # ids stay exact in the page's JavaScript numbers
+NAME_LENGTH = 24       # characters of the name a person types for the asking device
 TOKENS_FILE = "web-tokens.json"
 SEVERAL = "several browsers asked at once: ask again one at a time"
+REPLACED = "a newer request from the same address replaced this one"
+REFUSED = "a paired phone refused this request"
+
+# The kinds of device a User-Agent names, first match wins: (words that must all appear, lower case; the
+# device in words). An iPad's Safari may say Macintosh: it is then a Mac, which is still true enough.
+DEVICE_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("iphone",), "iPhone"),
+    (("ipad",), "iPad"),
+    (("android", "mobile"), "Android phone"),
+    (("android",), "Android tablet"),
+    (("cros",), "Chromebook"),
+    (("macintosh",), "Mac"),
+    (("windows",), "Windows PC"),
+    (("linux",), "Linux PC"),
+)
+UNKNOWN_DEVICE = "a browser"
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def device_kind(user_agent: str) -> str:
+    """The asking device in words, from its User-Agent (whose raw text is never shown)::
+
+        >>> device_kind("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15")
+        'iPhone'
+        >>> device_kind("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Mobile Safari/537.36")
+        'Android phone'
+        >>> device_kind("\\x1b[2J")
+        'a browser'
+    """
+    text = user_agent.lower()
+    return next((kind for words, kind in DEVICE_KINDS if all(w in text for w in words)), UNKNOWN_DEVICE)
+
+
+def device_name(text: str) -> str:
+    """The name a person typed for the asking device (``pair name=...``): printable, shortened to
+    :data:`NAME_LENGTH` characters. Raises ``bad-argument`` for a control or format character (a bidi
+    override would turn the name around on the other phones)::
+
+        >>> device_name("Ann's-phone-with-a-very-long-name")
+        "Ann's-phone-with-a-very-"
+        >>> device_name("Ann\\u202e")
+        Traceback (most recent call last):
+        ...
+        shooter.errors.CommandError: name= may not contain U+202E (a control or format character)
+    """
+    bad = next((c for c in text if not c.isprintable()), None)
+    if bad is not None:
+        raise CommandError("bad-argument", f"name= may not contain U+{ord(bad):04X} (a control or format character)")
+    return text[:NAME_LENGTH]
+
+
 @dataclass
 class Request:
-    """A browser waiting for the button: ``deliver`` gets its token (or the news that time ran out)."""
+    """A browser waiting to be paired: ``deliver`` gets its token (or the news that it was not)."""
 
     deliver: Callable[[dict], None]
-    label: str
+    number: int          # the request's own number, never given twice while the controller runs
+    address: str         # the client's address (one request waiting per address)
+    device: str          # the kind of device, in words
+    name: str | None     # what the person typed, shortened
     deadline: float
     timer: Timer | None = None   # the end of its window, set once it is pending
+
+    @property
+    def label(self) -> str:
+        """How the request is shown: "Ann (iPhone)", or the device alone."""
+        return f"{self.name} ({self.device})" if self.name else self.device
+
+    def public(self, now: float) -> dict:
+        return {"request": self.number, "label": self.label, "device": self.device, "name": self.name,
+                "seconds": round(max(0.0, self.deadline - now), 1)}
+
+
+@dataclass
+class Grant:
+    """A request granted: its token's id, and the tokens evicted to make room (each one an unpair)."""
+
+    id: int
+    request: int
+    evicted: list[int] = field(default_factory=list)
 
 
 class Pairing:
@@ -58,39 +139,68 @@ class Pairing:
         self._log = log
         self._store = store      # a persist.Store for TOKENS_FILE, or None (kept in memory)
         self._pending: list[Request] = []
-        self._recent: deque[float] = deque()
+        self._recent: dict[str, deque[float]] = {}   # address -> times of its recent requests
+        self._next_request = 1
         self._tokens: list[dict] = []     # {"id": N, "hash": sha256 hex, "label": text}
         self.on_revoke: Callable[[int], None] = lambda token_id: None
+        next_id: object = None
         if store is not None:
             try:
                 data = store.load() or {"tokens": []}
                 self._tokens = [dict(id=int(t["id"]), hash=str(t["hash"]), label=str(t.get("label", "")))
                                 for t in data["tokens"]]
+                next_id = data.get("next_id")
             except (StateFileError, KeyError, TypeError, ValueError) as exc:
                 kept = store.set_aside() if store.path.exists() else None
                 log(f"uno-shooter: pairing tokens unreadable ({exc}); kept as {kept}; pair again")
                 self._tokens = []
+        # ids are never given twice: the file's next id, and never one at or below an id it still holds
+        self._next_id = max((t["id"] for t in self._tokens), default=0) + 1
+        if type(next_id) is int and self._next_id < next_id < MAX_ID:
+            self._next_id = next_id
 
     # ---- requests ----
-    def request(self, deliver: Callable[[dict], None], label: str = "") -> dict:
-        """A browser asks to pair; returns the reply's fields. Raises ``rate-limited``."""
+    def request(self, deliver: Callable[[dict], None], *, address: str = "", device: str = UNKNOWN_DEVICE,
+                name: str | None = None) -> Request:
+        """A browser asks to pair; returns its waiting request. Raises ``rate-limited`` when its address
+        asked :data:`RATE_LIMIT` times in :data:`RATE_PERIOD` (other addresses may still ask)."""
         now = self.clock.now()
-        while self._recent and self._recent[0] <= now - RATE_PERIOD:
-            self._recent.popleft()
-        if len(self._recent) >= RATE_LIMIT:
-            wait = self._recent[0] + RATE_PERIOD - now
-            raise CommandError("rate-limited", f"too many pairing requests; try again in {wait:.0f} s")
-        self._recent.append(now)
+        recent = self._recent_of(address, now)
+        if len(recent) >= RATE_LIMIT:
+            wait = recent[0] + RATE_PERIOD - now
+            raise CommandError("rate-limited", f"too many pairing requests from this address; "
+                                               f"try again in {max(wait, 1.0):.0f} s")
+        recent.append(now)
         self.cancel(deliver)  # a new request from the same browser replaces its old one
-        req = Request(deliver, label[:40], now + WINDOW)
+        for old in [r for r in self._pending if r.address == address]:  # ... and one from its address
+            self._end(old, {"event": "pair-refused", "t": stamp(now), "reason": "replaced", "message": REPLACED})
+        req = Request(deliver, self._next_request, address, device, name, now + WINDOW)
+        self._next_request += 1
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
         self._pending.append(req)
-        return {"seconds": WINDOW}
+        return req
+
+    def _recent_of(self, address: str, now: float) -> deque[float]:
+        """The times of the address's requests within the last :data:`RATE_PERIOD` (remembered for at most
+        :data:`MAX_ADDRESSES` addresses, those that asked longest ago forgotten first)."""
+        recent = self._recent.pop(address, None) or deque()
+        while recent and recent[0] <= now - RATE_PERIOD:
+            recent.popleft()
+        while len(self._recent) >= MAX_ADDRESSES:
+            del self._recent[next(iter(self._recent))]
+        self._recent[address] = recent  # (re)inserted last: the dict is in order of the last request
+        return recent
 
     def _expire(self, req: Request) -> None:
         if req in self._pending:
             self._pending.remove(req)
             req.deliver({"event": "pair-expired", "t": round(self.clock.now(), 6)})
+
+    def _end(self, req: Request, news: dict) -> None:
+        self._pending.remove(req)
+        if req.timer is not None:
+            req.timer.cancel()
+        req.deliver(news)
 
     def cancel(self, deliver) -> None:
         """The browser went away."""
@@ -105,34 +215,68 @@ class Pairing:
 
     @property
     def waiting_count(self) -> int:
-        """How many browsers wait for the button now."""
+        """How many browsers wait now."""
         now = self.clock.now()
         return sum(1 for r in self._pending if r.deadline > now)
 
-    def button_pressed(self) -> list[int]:
-        """The physical button: pairs the ONE browser waiting (its id returned); [] if none waits.
+    def _live(self) -> list[Request]:
+        now = self.clock.now()
+        return [r for r in self._pending if r.deadline > now]
+
+    def button_pressed(self) -> Grant | None:
+        """The box's gesture: pairs the ONE browser waiting; None if none or several wait.
 
         With two or more waiting nobody is paired (a watcher that asked at the same moment as the
         owner would get a token too): every request is refused with ``pair-refused`` and must ask again.
         """
-        now = self.clock.now()
-        live = [r for r in self._pending if r.deadline > now]
-        for req in self._pending:
+        live = self._live()
+        for req in list(self._pending):
+            self._pending.remove(req)
             if req.timer is not None:
                 req.timer.cancel()
-        self._pending = []
         if len(live) != 1:
             for req in live:
-                req.deliver({"event": "pair-refused", "t": stamp(now), "message": SEVERAL})
-            return []
-        req = live[0]
+                req.deliver({"event": "pair-refused", "t": stamp(self.clock.now()), "reason": "several",
+                             "message": SEVERAL})
+            return None
+        return self._grant(live[0])
+
+    def approve(self, number: int) -> Grant:
+        """A paired phone (or the table's console) grants request ``number``; the others keep waiting."""
+        return self._grant(self._waiting(number))
+
+    def refuse(self, number: int) -> Request:
+        """A paired phone (or the table's console) turns request ``number`` down."""
+        req = self._waiting(number)
+        self._end(req, {"event": "pair-refused", "t": stamp(self.clock.now()), "reason": "refused",
+                        "message": REFUSED})
+        return req
+
+    def _waiting(self, number: int) -> Request:
+        req = next((r for r in self._live() if r.number == number), None)
+        if req is None:
+            known = ", ".join(str(r.number) for r in self._live()) or "none"
+            raise CommandError("bad-argument", f"no request {number} is waiting (waiting: {known})")
+        return req
+
+    def _grant(self, req: Request) -> Grant:
+        """A token for ``req``: the next id (never given before); beyond :data:`MAX_TOKENS` the oldest
+        tokens are revoked (``on_revoke``: their sockets drop to watching)."""
+        if req in self._pending:
+            self._pending.remove(req)
+            if req.timer is not None:
+                req.timer.cancel()
         token = secrets.token_urlsafe(24)
-        token_id = max((t["id"] for t in self._tokens), default=0) + 1
-        self._tokens = (self._tokens + [{"id": token_id, "hash": token_hash(token), "label": req.label}])
-        self._tokens = self._tokens[-MAX_TOKENS:]
-        req.deliver({"event": "pair-granted", "t": stamp(now), "id": token_id, "token": token})
+        grant = Grant(self._next_id, req.number)
+        self._next_id += 1
+        self._tokens.append({"id": grant.id, "hash": token_hash(token), "label": req.label})
+        while len(self._tokens) > MAX_TOKENS:
+            grant.evicted.append(self._tokens.pop(0)["id"])
+        req.deliver({"event": "pair-granted", "t": stamp(self.clock.now()), "id": grant.id, "token": token})
         self._save()
-        return [token_id]
+        for token_id in grant.evicted:
+            self.on_revoke(token_id)
+        return grant
 
     # ---- tokens ----
     def check(self, token: str) -> int | None:
@@ -155,14 +299,15 @@ class Pairing:
         self.on_revoke(token_id)
 
     def status(self) -> dict:
+        now = self.clock.now()
         return {"paired": [{"id": t["id"], "label": t["label"]} for t in self._tokens],
-                "waiting": self.waiting_count}
+                "waiting": self.waiting_count, "requests": [r.public(now) for r in self._live()]}
 
     def _save(self) -> None:
-        """Keep the tokens; a failure (full disk) is logged: the pairing holds until a restart."""
+        """Keep the tokens and the next id; a failure (full disk) is logged: the pairing holds until a restart."""
         if self._store is None:
             return
         try:
-            self._store.save({"tokens": self._tokens})
+            self._store.save({"tokens": self._tokens, "next_id": self._next_id})
         except OSError as exc:
             self._log(f"uno-shooter: cannot save the paired browsers in {self._store.path}: {exc}")

@@ -33,6 +33,7 @@ from ..errors import CommandError
 from ..i18n import CATALOGUE_DIR, LANGUAGES
 from ..protocol import MAX_LINE_BYTES, dumps, error_reply, parse, reply, reply_name
 from .options import document
+from .pairing import HOLD, WINDOW, device_kind, device_name
 
 STATIC = Path(__file__).parent / "static"
 READ_ONLY = ("status", "help", "version")
@@ -85,17 +86,20 @@ def own_host(host: str, names: set[str], local: tuple | None) -> bool:
 
 
 def without_labels(status: dict) -> dict:
-    """A status reply for an unpaired socket: the paired browsers by id only."""
-    pairing = dict(status["pairing"], paired=[{"id": p["id"]} for p in status["pairing"]["paired"]])
+    """A status reply for an unpaired socket: the paired browsers by id only, the requests by number."""
+    pairing = dict(status["pairing"], paired=[{"id": p["id"]} for p in status["pairing"]["paired"]],
+                   requests=[{"request": r["request"], "seconds": r["seconds"]}
+                             for r in status["pairing"].get("requests", ())])
     return dict(status, pairing=pairing)
 
 
 class Socket:
     """One WebSocket client: a sink the controller calls on the loop's thread."""
 
-    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, label: str):
+    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, label: str, address: str = ""):
         self.ws = ws
-        self.label = label
+        self.label = label       # the kind of device in words (pairing.device_kind), never the raw User-Agent
+        self.address = address   # the client's address: pairing requests are limited per address
         self.token_id: int | None = None
         self._aio = aio
         self.queue: asyncio.Queue = asyncio.Queue()
@@ -194,7 +198,8 @@ class WebConsole:
         if len(self._sockets) >= self.max_connections:
             raise web.HTTPServiceUnavailable(text=f"at most {self.max_connections} connections; close one")
         ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=4 * MAX_LINE_BYTES)
-        sock = Socket(ws, asyncio.get_running_loop(), request.headers.get("User-Agent", "")[:80])
+        sock = Socket(ws, asyncio.get_running_loop(), device_kind(request.headers.get("User-Agent", "")[:400]),
+                      request.remote or "")
         self._sockets.add(sock)  # counted before the handshake yields: the cap holds for sockets opening at once
         try:
             await ws.prepare(request)
@@ -260,10 +265,8 @@ class WebConsole:
         if line is None:
             return
         try:
-            if line.words == ["pair"] and not line.options:
-                sock(reply("pair", **self._pairing.request(sock, sock.label)))
-                # the people at the table see that someone asked (and who) before anyone presses
-                self._controller.emit("pair-waiting", label=sock.label[:40], waiting=self._pairing.waiting_count)
+            if line.words == ["pair"]:
+                self._pair(sock, line.options)
             elif line.words == ["auth"] and set(line.options) == {"token"}:
                 token_id = self._pairing.check(line.options["token"])
                 if token_id is None:
@@ -276,6 +279,18 @@ class WebConsole:
                 raise CommandError("not-paired", NOT_PAIRED)
         except CommandError as error:
             sock(error_reply(line.name, error))
+
+    def _pair(self, sock: Socket, options: dict[str, str]) -> None:
+        """``pair [name=...]``: a request of this socket (limited per address); every console is told who asks."""
+        if set(options) - {"name"}:
+            raise CommandError("bad-argument", "usage: pair [name=NAME] (the name this phone is shown by)")
+        name = device_name(options["name"]) if "name" in options else None
+        req = self._pairing.request(sock, address=sock.address, device=sock.label, name=name)
+        sock(reply("pair", seconds=WINDOW, request=req.number, hold=HOLD))
+        # the people at the table see that someone asked (and who) before anyone says yes
+        self._controller.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device,
+                                            "name": req.name, "request": req.number,
+                                            "waiting": self._pairing.waiting_count})
 
     # ---- its own thread ----
     def start(self) -> None:

@@ -13,7 +13,7 @@ let O = null;
 const S = {
   ws: null, lang: "en", cat: {}, status: null, token: localStorage.getItem("token"),
   pairedId: null, mode: null, statusPending: false, statusDirty: false, backoff: 500,
-  pairUntil: 0, view: "table",
+  pairUntil: 0, pairRequest: null, pairHold: 2, view: "table",
   events: [],  // [receipt time in ms, event] for tests and debugging
 };
 window.shooterPage = S;
@@ -104,8 +104,9 @@ function receive(obj) {
     renderPairing();
     return;
   }
-  if (obj.reply === "pair" && obj.ok) {
+  if (obj.reply === "pair" && obj.ok && "seconds" in obj) {  // this phone's own request (not an approval)
     S.pairUntil = Date.now() + obj.seconds * 1000;
+    S.pairRequest = obj.request; S.pairHold = obj.hold;
     renderPairing();
     return;
   }
@@ -116,25 +117,28 @@ function receive(obj) {
 function onEvent(ev) {
   switch (ev.event) {
     case "pair-granted":
-      S.token = ev.token; S.pairedId = ev.id; S.pairUntil = 0;
+      S.token = ev.token; S.pairedId = ev.id; S.pairUntil = 0; S.pairRequest = null;
       localStorage.setItem("token", ev.token);
       renderPairing();
       return;
     case "pair-expired":
-      S.pairUntil = 0;
+      S.pairUntil = 0; S.pairRequest = null;
       renderPairing();
       toast(t("pair.expired"));
       return;
-    case "pair-waiting":  // someone asked to pair: the people at the table see who, before anyone presses
-      if (S.pairedId != null || !(S.pairUntil > Date.now())) toast(t("pair.asked", {label: ev.label || "?"}));
+    case "pair-waiting":  // someone asked to pair: the people at the table see who, before anyone says yes
+      if (ev.request !== S.pairRequest) toast(t("pair.asked", {label: ev.label || "?", request: ev.request}));
       break;
-    case "pair-refused":
-      S.pairUntil = 0;
+    case "pair-refused":  // several asked at once, a paired phone said no, or a newer request replaced it
+      S.pairUntil = 0; S.pairRequest = null;
       renderPairing();
-      toast(t("pair.refused"));
+      toast(t(`pair.refused_${ev.reason}`));
       return;
-    case "unpaired":
-      if (ev.id === S.pairedId) { S.pairedId = null; S.token = null; localStorage.removeItem("token"); }
+    case "unpaired":  // unpair, or the oldest token evicted to make room for a new one
+      if (ev.id === S.pairedId) {
+        S.pairedId = null; S.token = null; localStorage.removeItem("token");
+        if (ev.reason === "evicted") toast(t("pair.evicted"));
+      }
       break;
     case "refused":
       if (ev.source === "button") toast(t("ev.refused", {message: errorText(ev)}));
@@ -311,17 +315,46 @@ function render() {
   renderScores(game);
 }
 
+function gameRunning() {  // a short press is then a player's: pairing asks for the lid open and a hold
+  const game = S.status && S.status.game;
+  return !!game && game.phase !== "over";
+}
 function renderPairing() {
   const paired = S.pairedId != null;
   const waiting = !paired && S.pairUntil > Date.now();
-  $("pair").hidden = paired || waiting;
+  $("pair-ask").hidden = paired || waiting;
   $("pair-wait").hidden = !waiting;
   $("pair-text").textContent = paired ? t("pair.paired", {id: S.pairedId}) : (waiting ? "" : t("pair.watching"));
   $("pairing").className = "banner " + (paired ? "ok" : "");
   if (waiting) {
+    $("pair-how").textContent = gameRunning() ? t("pair.hold", {seconds: S.pairHold}) : t("pair.press");
+    $("pair-request").textContent = t("pair.request", {request: S.pairRequest});
     $("pair-within").textContent = t("pair.within", {seconds: Math.ceil((S.pairUntil - Date.now()) / 1000)});
     setTimeout(renderPairing, 1000);
   }
+  renderRequests(paired);
+}
+function renderRequests(paired) {  // a paired phone approves or refuses each request, named by its number
+  const requests = paired && S.status && S.status.pairing ? S.status.pairing.requests || [] : [];
+  const box = $("pair-requests");
+  const key = requests.map((r) => `${r.request}:${r.label}`).join(",") + S.lang;
+  box.hidden = !requests.length;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(...requests.map((r) => {
+    const row = document.createElement("div");
+    row.className = "request";
+    const text = document.createElement("p");
+    text.textContent = t("pair.asks", {label: r.label, request: r.request});
+    const yes = document.createElement("button");
+    yes.type = "button"; yes.className = "small primary"; yes.textContent = t("pair.approve");
+    yes.addEventListener("click", () => act(`pair approve request=${r.request}`));
+    const no = document.createElement("button");
+    no.type = "button"; no.className = "small"; no.textContent = t("pair.refuse");
+    no.addEventListener("click", () => act(`pair refuse request=${r.request}`));
+    row.replaceChildren(text, yes, no);
+    return row;
+  }));
 }
 
 function renderCircle(st) {
@@ -578,7 +611,10 @@ function guarded(fn) {  // a watching phone gets the controller's own answer (no
   return (...args) => (S.pairedId == null ? toast(t("error.not-paired")) : fn(...args));
 }
 $("lang").addEventListener("click", () => setLang(nextLang(S.lang)));
-$("pair").addEventListener("click", () => send("pair"));
+$("pair").addEventListener("click", () => {  // the name typed: blanks become "-" (a line's words are split on them)
+  const name = $("pair-name").value.trim().replace(/\s+/g, "-");  // the controller shortens it
+  send(name ? `pair name=${name}` : "pair");
+});
 $("mode-cancel").addEventListener("click", endMode);
 $("press").addEventListener("click", guarded(() => act("press")));
 $("undo").addEventListener("click", guarded(() => act("undo")));
