@@ -57,4 +57,4 @@ class TableBase:
         def _next_dealer(self) -> int: ...  # TurnRules
 
         def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None,
-                                press_seat: int | None, seat: int | None) -> None: ...  # ExactRules
+                                began: bool, seat: int | None) -> None: ...  # ExactRules

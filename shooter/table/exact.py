@@ -310,22 +310,25 @@ class ExactRules(TableBase):
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
-    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None,
+    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, began: bool,
                             seat: int | None) -> None:
         """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants;
-        `seat` is the command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
-        # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any
-        # later play or draw, any press by the next player (after the card's player), or when
-        # that hand changes. `uno seat=S` marks S's window called, or, S up with 2 cards and
-        # nothing owed, covers the card S is about to play; a catch of S closes S's window.
+        `began`: a press was the next player's (a draw, or a press by ``GameState.seat_up``); `seat` is the
+        command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
+        # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes when the player whose
+        # turn it actually is begins (seed 000: "voordat de volgende speler aan zijn beurt begint"): any later
+        # play, draw or pass, the victim's press for a draw card's cards, a press by the player up for its own
+        # entry; whatever the card did to the order (skip, skip two, skip everyone, a two-player reverse, a
+        # targeted card). It also closes when that hand changes. `uno seat=S` marks S's window called, or, S up
+        # with 2 cards and nothing owed, covers the card S is about to play; a catch of S closes S's window.
         g = self._game
         if g.hands is None or hands_before is None:
             g.uno_windows = []
             return
         windows = []
+        begun = trigger in ("play_exact", "pass_turn") or (trigger == "serve_exact_press" and began)
         for w in g.uno_windows:
-            nxt = g.next_seat(w["seat"])
-            if trigger == "play_exact" or (trigger == "serve_exact_press" and press_seat == nxt):
+            if begun:
                 continue
             if g.hands[w["seat"]] != hands_before[w["seat"]]:
                 continue
@@ -360,8 +363,10 @@ class ExactRules(TableBase):
         window = next((w for w in g.uno_windows if w["seat"] == seat), None)
         if g.counted[seat] != 1:
             return "bad-argument", f"Seat {seat} holds {g.counted[seat]} cards, not 1."
-        if window is None or window["called"]:
-            return "too-late", f"Seat {seat} called Uno or its window is closed."
+        if window is None:
+            return "too-late", f"Seat {seat}'s Uno window is closed: the next player has begun its turn."
+        if window["called"]:
+            return "too-late", f"Seat {seat} called Uno and cannot be caught for that card."
         return None
 
     def _apply_exact_catch(self, seat: int) -> None:

@@ -32,7 +32,7 @@ from .args import (
     WINNER,
 )
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
-from .editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
+from .editions import ALL_WILD, CLASSIC, DRAW, FLIP_DARK, FLIP_LIGHT, WILD_DRAW
 
 MAX_TOTAL = 10_000_000
 GAME_PHASES = ("deal", "first", "play", "scoring", "over")
@@ -46,6 +46,10 @@ MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
+# The same in the exact variants: a draw card's entry at its victim (named by the card, of any side: an entry
+# outlives a flip) and the first card's `start`; a targeted draw's target keeps its turn.
+EXACT_TURN_REASONS = frozenset({"start", *(c.name for table in (CLASSIC, ALL_WILD, FLIP_LIGHT, FLIP_DARK)
+                                           for c in table.values() if c.effect in (DRAW, WILD_DRAW))})
 
 Snapshot = dict[str, Any]  # snapshot(): the GameState fields and "phase", as JSON data
 
@@ -196,6 +200,16 @@ class GameState:
     def head(self) -> Owed | None:
         """The owed entry being paid now, or None."""
         return self.queue[0] if self.queue else None
+
+    def seat_up(self) -> int | None:
+        """The seat whose turn it actually is: a seat still owing the presses of its lost turn (a draw card's
+        victim takes its cards as its turn), else ``current`` (whatever the last card did to the order: after
+        a skip, a skip two, a skip everyone, a two-player reverse, ``current`` names the seat that plays)."""
+        lost = EXACT_TURN_REASONS if self.exact else TURN_REASONS
+        for entry in self.queue:
+            if entry.reason in lost:
+                return entry.by
+        return self.current
 
     # --- data ---------------------------------------------------------------
     def press_copy(self) -> GameState:
