@@ -44,6 +44,9 @@ def game_new(ctl: Controller, players: int, dealer: str | None = None, force: bo
 
 def round_start(ctl: Controller, first: str | None = None, dealer: int | None = None,
                 cards: int | None = None) -> None:
+    if ctl.table.game is not None and ctl.table.game.exact and ctl.shot_in_flight():
+        # a shot of the game before still coming out would be counted to this deal
+        raise CommandError("busy", "the shooter is still serving the last shot; start the round when it is done")
     ctl.changed(ctl.table.start_round(first, dealer=dealer, cards=cards))
     game = ctl.table.game
     if game is not None and game.exact:

@@ -35,11 +35,11 @@ from .editions import (
     DeckCard,
     deck,
 )
-from .state import PENALTY_REASONS, Owed
+from .state import DEALER_REASONS, PENALTY_REASONS, Owed
 
 HAND_SIZE = 7
 # entries the shooter serves without a press (the dealer's own shots)
-DEALT = ("deal", "first")
+DEALT = DEALER_REASONS
 CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (4 -> 6; 2 -> 4; colour + 2)
 
 
@@ -48,13 +48,27 @@ class ExactRules(TableBase):
 
     # --- helpers ----------------------------------------------------------------
     def _owe_cards(self, seat: int, cards: int | None, reason: str, front: bool = False) -> None:
-        """Queue one exact entry (one press serves it in full)."""
+        """Queue one exact entry (one press serves it in full).
+
+        The entries are served and credited in one defined order. The dealer's own shots (the deal,
+        the first card) come first, then an entry that is being shot (a shot in flight, ``shooting``) or was
+        shot in part (``served``): no entry goes ahead of those, as the cards coming out are theirs. Behind
+        them a penalty or a `give` goes to the front (``penalty_queue``, behind earlier ones), anything else
+        to the back."""
         entry = Owed(seat, 1, reason, seat, cards=cards, exact=True)
         queue = self._game.queue
+        pinned = 0
+        while pinned < len(queue) and queue[pinned].reason in DEALT:
+            pinned += 1
+        if reason in DEALT:
+            queue.insert(pinned, entry)
+            return
+        if pinned == 0 and queue and (self.shooting or queue[0].served):
+            pinned = 1
         position = len(queue)
         if front and self.options.penalty_queue == "front":
-            position = next((i for i, o in enumerate(queue) if o.reason not in (*PENALTY_REASONS, "give")),
-                            len(queue))
+            position = next((i for i in range(pinned, len(queue))
+                             if queue[i].reason not in (*PENALTY_REASONS, "give")), len(queue))
         queue.insert(position, entry)
 
     def _card(self, name: str) -> DeckCard:
@@ -161,12 +175,14 @@ class ExactRules(TableBase):
 
     def _count_shot(self, planned: int, ejected: int) -> None:
         # D-SERVE: the counted cards serve the head; the rest stays owed there (a short shot);
-        # surplus cards are laid aside (the hand grows by what was planned).
+        # surplus cards are laid aside (the hand grows by what was planned, never beyond the entry).
         g = self._game
         head = g.head
         got = min(planned, ejected)
         if head is None or got == 0:
             return
+        if head.cards is not None:
+            got = min(got, head.cards)
         head.served += got
         if head.cards is not None:
             head.cards -= got

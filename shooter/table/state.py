@@ -279,6 +279,31 @@ class GameState:
         }
 
 
+DEALER_REASONS = ("deal", "first")  # the dealer's own shots: served without a press, ahead of everything
+
+
+def count_problem(game: GameState) -> tuple[str, str] | None:
+    """What is wrong with an exact game's counts (the field, the problem), or None: every hand and every
+    owed entry a count the cards can have (an entry still owes 1.. cards, or until the colour), the dealer's
+    own shots ahead of every other entry. The table refuses a command that would break this
+    (``Table._run``) and the loader a state file that does (the one rule for both)."""
+    hands = game.hands
+    if hands is not None:
+        for seat, held in hands.items():
+            if not 0 <= held <= MAX_CARDS:
+                return "hands", f"seat {seat} would hold {held} cards"
+    dealt = True
+    for entry in game.queue:
+        if entry.exact and entry.cards is not None and not 1 <= entry.cards <= MAX_CARDS:
+            return "queue", f"seat {entry.seat} would be owed {entry.cards} cards ({entry.reason})"
+        if not 0 <= entry.served <= MAX_CARDS:
+            return "queue", f"seat {entry.seat}'s entry ({entry.reason}) would have {entry.served} cards shot"
+        if entry.reason in DEALER_REASONS and not dealt:
+            return "queue", f"the dealer's shot ({entry.reason}) would wait behind another entry"
+        dealt = dealt and entry.reason in DEALER_REASONS
+    return None
+
+
 def score_sheet(rows: list[RoundRow]) -> list[dict[str, Any]]:
     """The score sheet as JSON data of its own (the protocol's status ``rounds``, and the state file)."""
     return [{**row, "points": dict(row["points"]), **({"out": list(row["out"])} if "out" in row else {})}
@@ -516,3 +541,6 @@ class _Loader:
                 self.fail(key, f"does not fit phase {phase}")
         if phase == "scoring" and (set(g.reports) - in_game or g.round_winner in g.reports):
             self.fail("reports", "names a seat that does not report this round")
+        problem = count_problem(g)
+        if problem:
+            self.fail(problem[0], f"is broken: {problem[1]}")
