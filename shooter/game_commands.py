@@ -60,9 +60,11 @@ def round_start(ctl: Controller, first: str | None = None, dealer: int | None = 
 
 
 # ---- the exact variants (classic, all-wild, flip): the shooter as a counting dealer ----
-def first(ctl: Controller, card: str) -> None:
+def first(ctl: Controller, card: str) -> Reply:
     ctl.changed(ctl.table.first_card(card))
     ctl.serve_dealt()
+    # D-FIRST: a void card stays in phase first: another card is shot to the dealer and must be turned up
+    return {"again": ctl.table.phase == "first"}
 
 
 def draw(ctl: Controller, seat: int | None = None) -> Reply:

@@ -316,7 +316,9 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("bad-argument", "All Wild ignores its first card: there is nothing to report.")
         g = self._need_exact("turn_up", "report the first card")
         self._nothing_owed_now()
-        name, _ = parse_deck_card(card, g.variant, "light")
+        # the card is one of the side that is up (flip: light unless `set side=dark` said otherwise), the side
+        # its rules are looked up in: a card of the other side is bad-argument, never a failed look-up
+        name, _ = parse_deck_card(card, g.variant, g.side)
         stands = self._first_stands(name)
         return self._run("first" if stands else None, "turn_up", card=name, announce=True,
                          forget=None if stands else "deal")  # a void first card: one more card of the deal
@@ -393,6 +395,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("too-late", "No wild draw card can be challenged now.")
         if who != g.challenge["seat"]:
             raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
+        if not any(o.seat == who and o.reason == g.challenge["card"] for o in g.queue):
+            raise CommandError("too-late", f"Seat {who} owes no {g.challenge['card']} cards to challenge.")
         if outcome == "upheld" and g.going_out == g.challenge["by"]:
             # a last wild draw card held no other card: it cannot have been illegal
             raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
