@@ -29,10 +29,11 @@ class Ledger:
     reported: int = 0        # cards the `shot` events reported out
     corrected: int = 0       # what `set seat=S hand=N` added to the counts (no card moved)
     out_before: int = 0      # cards lying out when the round's deck was loaded
+    leftover: int = 0        # a card of the round before still in the throat when the deck was loaded
 
     def copy(self) -> Ledger:
         return Ledger(self.deck, dict(self.hands), self.pile, self.aside, self.reported, self.corrected,
-                      self.out_before)
+                      self.out_before, self.leftover)
 
 
 class DealerRig:
@@ -111,8 +112,9 @@ class DealerRig:
         if word == "game":
             self.ledger = Ledger()   # no deck until the round is dealt
         elif word == "round" and game is not None and game.hands is not None:
-            self.ledger = Ledger(deck=game.deck or 0, hands={s: 0 for s in game.hands},
-                                 out_before=self.world.cards_out)
+            deck = game.deck or 0
+            self.ledger = Ledger(deck=deck, hands={s: 0 for s in game.hands}, out_before=self.world.cards_out,
+                                 leftover=self.world.cards_in_shooter - deck)
         elif word == "play" and current is not None and game is not None and game.hands is not None:
             self.ledger.hands[current] -= 1
             self.ledger.pile += 1
@@ -152,7 +154,7 @@ class DealerRig:
         magazine = self.world.cards_in_shooter
         held = sum(game.hands.values()) - book.corrected
         total = magazine + held + book.pile + book.aside + self.in_flight()
-        if total != book.deck:
+        if total != book.deck + book.leftover:
             return (f"magazine {magazine} + hands {held} + pile {book.pile} + aside {book.aside} + in flight "
-                    f"{self.in_flight()} = {total}, not the deck of {book.deck}")
+                    f"{self.in_flight()} = {total}, not the deck of {book.deck} (+ {book.leftover} left over)")
         return None
