@@ -274,15 +274,19 @@ class Controller:
         seat, reason, cards = self._exact_due() if due is None else due
         return Shot(seat=seat, reason=reason, planned=self.scheduler.exact(cards))
 
+    def shot_in_flight(self) -> bool:
+        """A shot is queued or being shot: its cards are not counted yet."""
+        return bool(self.launcher.queue) or self.launcher.current is not None
+
     def serve_dealt(self) -> None:
         """Shoot the dealer's own entries (the deal, the first card) without a press."""
-        if self.table.dealt_next() and not self.launcher.queue and self.launcher.current is None:
+        if self.table.dealt_next() and not self.shot_in_flight():
             self.launcher.enqueue(self._exact_shot())
 
     def exact_press(self, source: str, serve: Callable[[], list[Event]]) -> Reply:
         """A press (or `draw`) in an exact variant: the head of the owed queue in full, or the draw."""
         refusal = self.launcher.refusal(owed=True)
-        if refusal is None and (self.launcher.queue or self.launcher.current is not None):
+        if refusal is None and self.shot_in_flight():
             refusal = ("busy", "the shooter is still serving the last shot; press when it is done")
         try:
             if refusal is not None:
@@ -304,9 +308,14 @@ class Controller:
         """The exit sensor counted a shot: the table credits it; an uninterrupted shot of a long
         entry goes on with the next burst, the deal with the next seat."""
         head = self.table.game.head if self.table.game is not None else None
-        self.changed(self.table.count_shot(shot.planned, shot.ejected))
+        try:
+            self.changed(self.table.count_shot(shot.planned, shot.ejected, shot.seat, shot.reason))
+        except CommandError as error:
+            # the cards are out but are no entry's (a bug in the table): said, never a fault that strands the game
+            self.emit("uncounted", seat=shot.seat, cards=shot.ejected, reason=shot.reason, message=error.message)
+            return
         head_now = self.table.game.head if self.table.game is not None else None
-        if shot.interrupted or self.launcher.queue or self.launcher.current is not None:
+        if shot.interrupted or self.shot_in_flight():
             return
         if self.table.dealt_next():
             self.serve_dealt()

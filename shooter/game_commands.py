@@ -44,6 +44,9 @@ def game_new(ctl: Controller, players: int, dealer: str | None = None, force: bo
 
 def round_start(ctl: Controller, first: str | None = None, dealer: int | None = None,
                 cards: int | None = None) -> None:
+    if ctl.table.game is not None and ctl.table.game.exact and ctl.shot_in_flight():
+        # a shot of the game before still coming out would be counted to this deal
+        raise CommandError("busy", "the shooter is still serving the last shot; start the round when it is done")
     ctl.changed(ctl.table.start_round(first, dealer=dealer, cards=cards))
     game = ctl.table.game
     if game is not None and game.exact:
@@ -57,9 +60,11 @@ def round_start(ctl: Controller, first: str | None = None, dealer: int | None = 
 
 
 # ---- the exact variants (classic, all-wild, flip): the shooter as a counting dealer ----
-def first(ctl: Controller, card: str) -> None:
+def first(ctl: Controller, card: str) -> Reply:
     ctl.changed(ctl.table.first_card(card))
     ctl.serve_dealt()
+    # D-FIRST: a void card stays in phase first: another card is shot to the dealer and must be turned up
+    return {"again": ctl.table.phase == "first"}
 
 
 def draw(ctl: Controller, seat: int | None = None) -> Reply:

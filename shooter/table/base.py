@@ -38,6 +38,7 @@ class TableBase:
     game: GameState | None
     history: list[dict[str, Any]]  # [{"command": name, "game": snapshot before it}]
     undo_blocker: str | None  # a key of UNDO_BLOCKED once a command whose cards are out cleared the history
+    shooting: bool  # exact variants: an accepted press's shot is out and not yet counted (count_shot)
     machine: TableMachine
     _events: list[Event]
 
@@ -57,4 +58,4 @@ class TableBase:
         def _next_dealer(self) -> int: ...  # TurnRules
 
         def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None,
-                                press_seat: int | None, seat: int | None) -> None: ...  # ExactRules
+                                began: bool, seat: int | None) -> None: ...  # ExactRules

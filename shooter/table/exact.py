@@ -35,11 +35,11 @@ from .editions import (
     DeckCard,
     deck,
 )
-from .state import PENALTY_REASONS, Owed
+from .state import DEALER_REASONS, PENALTY_REASONS, Owed
 
 HAND_SIZE = 7
 # entries the shooter serves without a press (the dealer's own shots)
-DEALT = ("deal", "first")
+DEALT = DEALER_REASONS
 CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (4 -> 6; 2 -> 4; colour + 2)
 
 
@@ -48,13 +48,27 @@ class ExactRules(TableBase):
 
     # --- helpers ----------------------------------------------------------------
     def _owe_cards(self, seat: int, cards: int | None, reason: str, front: bool = False) -> None:
-        """Queue one exact entry (one press serves it in full)."""
+        """Queue one exact entry (one press serves it in full).
+
+        The entries are served and credited in one defined order. The dealer's own shots (the deal,
+        the first card) come first, then an entry that is being shot (a shot in flight, ``shooting``) or was
+        shot in part (``served``): no entry goes ahead of those, as the cards coming out are theirs. Behind
+        them a penalty or a `give` goes to the front (``penalty_queue``, behind earlier ones), anything else
+        to the back."""
         entry = Owed(seat, 1, reason, seat, cards=cards, exact=True)
         queue = self._game.queue
+        pinned = 0
+        while pinned < len(queue) and queue[pinned].reason in DEALT:
+            pinned += 1
+        if reason in DEALT:
+            queue.insert(pinned, entry)
+            return
+        if pinned == 0 and queue and (self.shooting or queue[0].served):
+            pinned = 1
         position = len(queue)
         if front and self.options.penalty_queue == "front":
-            position = next((i for i, o in enumerate(queue) if o.reason not in (*PENALTY_REASONS, "give")),
-                            len(queue))
+            position = next((i for i in range(pinned, len(queue))
+                             if queue[i].reason not in (*PENALTY_REASONS, "give")), len(queue))
         queue.insert(position, entry)
 
     def _card(self, name: str) -> DeckCard:
@@ -161,12 +175,14 @@ class ExactRules(TableBase):
 
     def _count_shot(self, planned: int, ejected: int) -> None:
         # D-SERVE: the counted cards serve the head; the rest stays owed there (a short shot);
-        # surplus cards are laid aside (the hand grows by what was planned).
+        # surplus cards are laid aside (the hand grows by what was planned, never beyond the entry).
         g = self._game
         head = g.head
         got = min(planned, ejected)
         if head is None or got == 0:
             return
+        if head.cards is not None:
+            got = min(got, head.cards)
         head.served += got
         if head.cards is not None:
             head.cards -= got
@@ -310,22 +326,25 @@ class ExactRules(TableBase):
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
-    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, press_seat: int | None,
+    def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, began: bool,
                             seat: int | None) -> None:
         """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants;
-        `seat` is the command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
-        # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes at any
-        # later play or draw, any press by the next player (after the card's player), or when
-        # that hand changes. `uno seat=S` marks S's window called, or, S up with 2 cards and
-        # nothing owed, covers the card S is about to play; a catch of S closes S's window.
+        `began`: a press was the next player's (a draw, or a press by ``GameState.seat_up``); `seat` is the
+        command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
+        # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes when the player whose
+        # turn it actually is begins (seed 000: "voordat de volgende speler aan zijn beurt begint"): any later
+        # play, draw or pass, the victim's press for a draw card's cards, a press by the player up for its own
+        # entry; whatever the card did to the order (skip, skip two, skip everyone, a two-player reverse, a
+        # targeted card). It also closes when that hand changes. `uno seat=S` marks S's window called, or, S up
+        # with 2 cards and nothing owed, covers the card S is about to play; a catch of S closes S's window.
         g = self._game
         if g.hands is None or hands_before is None:
             g.uno_windows = []
             return
         windows = []
+        begun = trigger in ("play_exact", "pass_turn") or (trigger == "serve_exact_press" and began)
         for w in g.uno_windows:
-            nxt = g.next_seat(w["seat"])
-            if trigger == "play_exact" or (trigger == "serve_exact_press" and press_seat == nxt):
+            if begun:
                 continue
             if g.hands[w["seat"]] != hands_before[w["seat"]]:
                 continue
@@ -360,8 +379,10 @@ class ExactRules(TableBase):
         window = next((w for w in g.uno_windows if w["seat"] == seat), None)
         if g.counted[seat] != 1:
             return "bad-argument", f"Seat {seat} holds {g.counted[seat]} cards, not 1."
-        if window is None or window["called"]:
-            return "too-late", f"Seat {seat} called Uno or its window is closed."
+        if window is None:
+            return "too-late", f"Seat {seat}'s Uno window is closed: the next player has begun its turn."
+        if window["called"]:
+            return "too-late", f"Seat {seat} called Uno and cannot be caught for that card."
         return None
 
     def _apply_exact_catch(self, seat: int) -> None:

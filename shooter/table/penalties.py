@@ -11,8 +11,9 @@ The Uno catch window is ``game.uno_window`` = {seat, called}:
   that went out holds nothing to call Uno for);
 * it closes when the next player plays a card or presses the button: any
   later play, a draw press, or a press that pays a Hit 2 / Hit 4 / start
-  entry (the victim's lost turn), or a press the current player makes for a
-  penalty of their own. The card's player's own Extreme Hit presses and
+  entry (the victim's lost turn), or a press the player up makes for a
+  penalty of their own (``GameState.seat_up``: the victim while it owes its
+  lost turn's presses, else the current player). The card's player's own Extreme Hit presses and
   penalty presses do not close it. A ``penalty wrong-card`` closes the
   window of the player before, because the next player's turn has happened;
 * ``uno seat=S`` makes S safe: for the window that is open for S, or, when S is
@@ -29,7 +30,7 @@ from typing import Any
 
 from .base import Snapshot, TableBase
 from .cards import PENALTY_PRESSES
-from .state import PENALTY_REASONS, TURN_REASONS, GameState, Owed, load_snapshot
+from .state import PENALTY_REASONS, GameState, Owed, load_snapshot
 
 
 class PenaltyRules(TableBase):
@@ -53,11 +54,15 @@ class PenaltyRules(TableBase):
         g = self.game
         if g is None or was is None:
             return  # a new game starts with every window closed
-        player, ahead = was.current, was.uno_ahead
+        ahead = was.uno_ahead
         head = was.queue[0] if was.queue else None  # (was.head, without a call: a press comes here)
+        # the next player has begun (the Uno windows of every variant): a draw press, or a press by the seat
+        # whose turn it is now (the victim paying for its lost turn, the player up paying a penalty of its own),
+        # whatever the card did to the turn order; other seats' penalty presses are not a turn
+        began = head is None or head.by == was.seat_up()
         if g.exact:
             g.last_play = None  # no wrong-card penalty in the exact variants
-            self._move_exact_windows(trigger, was.hands, player if head is None else head.seat, args.get("seat"))
+            self._move_exact_windows(trigger, was.hands, began, args.get("seat"))
             return
         if trigger == "play_card":
             assert before is not None, "a play (an undoable command) comes with the snapshot before it"
@@ -81,11 +86,7 @@ class PenaltyRules(TableBase):
                 g.uno_ahead = seat
         else:
             g.last_play = None  # something else happened since the last play
-        next_player_pressed = trigger == "serve_press" and (
-            head is None  # a draw press
-            or head.reason in TURN_REASONS  # the victim paying for its lost turn
-            or head.by == player)  # the current player paying a penalty of its own
-        if next_player_pressed or trigger in ("catch_uno", "take_back_wrong_card", "begin_round"):
+        if (trigger == "serve_press" and began) or trigger in ("catch_uno", "take_back_wrong_card", "begin_round"):
             # (a wrong card taken back: the next player's turn has happened)
             g.uno_window = None
         if trigger == "take_back_wrong_card":

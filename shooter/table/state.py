@@ -32,7 +32,7 @@ from .args import (
     WINNER,
 )
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
-from .editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
+from .editions import ALL_WILD, CLASSIC, DRAW, FLIP_DARK, FLIP_LIGHT, WILD_DRAW
 
 MAX_TOTAL = 10_000_000
 GAME_PHASES = ("deal", "first", "play", "scoring", "over")
@@ -46,6 +46,10 @@ MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
+# The same in the exact variants: a draw card's entry at its victim (named by the card, of any side: an entry
+# outlives a flip) and the first card's `start`; a targeted draw's target keeps its turn.
+EXACT_TURN_REASONS = frozenset({"start", *(c.name for table in (CLASSIC, ALL_WILD, FLIP_LIGHT, FLIP_DARK)
+                                           for c in table.values() if c.effect in (DRAW, WILD_DRAW))})
 
 Snapshot = dict[str, Any]  # snapshot(): the GameState fields and "phase", as JSON data
 
@@ -197,6 +201,16 @@ class GameState:
         """The owed entry being paid now, or None."""
         return self.queue[0] if self.queue else None
 
+    def seat_up(self) -> int | None:
+        """The seat whose turn it actually is: a seat still owing the presses of its lost turn (a draw card's
+        victim takes its cards as its turn), else ``current`` (whatever the last card did to the order: after
+        a skip, a skip two, a skip everyone, a two-player reverse, ``current`` names the seat that plays)."""
+        lost = EXACT_TURN_REASONS if self.exact else TURN_REASONS
+        for entry in self.queue:
+            if entry.reason in lost:
+                return entry.by
+        return self.current
+
     # --- data ---------------------------------------------------------------
     def press_copy(self) -> GameState:
         """A copy to roll an Uno Extreme press back to (``Table.press``): only the owed queue is copied,
@@ -263,6 +277,31 @@ class GameState:
             "deck": self.deck,
             "rounds": score_sheet(self.rounds),
         }
+
+
+DEALER_REASONS = ("deal", "first")  # the dealer's own shots: served without a press, ahead of everything
+
+
+def count_problem(game: GameState) -> tuple[str, str] | None:
+    """What is wrong with an exact game's counts (the field, the problem), or None: every hand and every
+    owed entry a count the cards can have (an entry still owes 1.. cards, or until the colour), the dealer's
+    own shots ahead of every other entry. The table refuses a command that would break this
+    (``Table._run``) and the loader a state file that does (the one rule for both)."""
+    hands = game.hands
+    if hands is not None:
+        for seat, held in hands.items():
+            if not 0 <= held <= MAX_CARDS:
+                return "hands", f"seat {seat} would hold {held} cards"
+    dealt = True
+    for entry in game.queue:
+        if entry.exact and entry.cards is not None and not 1 <= entry.cards <= MAX_CARDS:
+            return "queue", f"seat {entry.seat} would be owed {entry.cards} cards ({entry.reason})"
+        if not 0 <= entry.served <= MAX_CARDS:
+            return "queue", f"seat {entry.seat}'s entry ({entry.reason}) would have {entry.served} cards shot"
+        if entry.reason in DEALER_REASONS and not dealt:
+            return "queue", f"the dealer's shot ({entry.reason}) would wait behind another entry"
+        dealt = dealt and entry.reason in DEALER_REASONS
+    return None
 
 
 def score_sheet(rows: list[RoundRow]) -> list[dict[str, Any]]:
@@ -502,3 +541,6 @@ class _Loader:
                 self.fail(key, f"does not fit phase {phase}")
         if phase == "scoring" and (set(g.reports) - in_game or g.round_winner in g.reports):
             self.fail("reports", "names a seat that does not report this round")
+        problem = count_problem(g)
+        if problem:
+            self.fail(problem[0], f"is broken: {problem[1]}")

@@ -52,7 +52,7 @@ from .options import RuleOptions
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
 from .scoring import ScoringRules, reporters
-from .state import MAX_CARDS, GameState, Snapshot, load_snapshot, score_sheet, snapshot
+from .state import MAX_CARDS, GameState, Snapshot, count_problem, load_snapshot, score_sheet, snapshot
 from .turns import TurnRules
 
 # D-SCORE: the scorings each variant allows: all of them in Uno Extreme; winner and lowest in classic and
@@ -130,6 +130,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.game = None
         self.history = []  # [{"command": name, "game": snapshot before it}]
         self.undo_blocker = None  # "press" or "deal" (UNDO_BLOCKED) once its cards cleared the history
+        self.shooting = False  # exact variants: an accepted press's shot is out, not yet counted (count_shot)
         self._events = []
         self.machine = build_machine(self, "none")
 
@@ -315,7 +316,9 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("bad-argument", "All Wild ignores its first card: there is nothing to report.")
         g = self._need_exact("turn_up", "report the first card")
         self._nothing_owed_now()
-        name, _ = parse_deck_card(card, g.variant, "light")
+        # the card is one of the side that is up (flip: light unless `set side=dark` said otherwise), the side
+        # its rules are looked up in: a card of the other side is bad-argument, never a failed look-up
+        name, _ = parse_deck_card(card, g.variant, g.side)
         stands = self._first_stands(name)
         return self._run("first" if stands else None, "turn_up", card=name, announce=True,
                          forget=None if stands else "deal")  # a void first card: one more card of the deal
@@ -359,7 +362,9 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                 raise CommandError("wrong-phase", "Nothing is due: report the first card with first CARD.")
             if g.drawn is not None or g.going_out is not None:
                 raise CommandError("already-drawn", f"Seat {g.current} drew already; play that card or pass.")
-        return self._run(None, "serve_exact_press", forget="press")
+        events = self._run(None, "serve_exact_press", forget="press")
+        self.shooting = True  # the head is being shot: nothing goes ahead of it until count_shot
+        return events
 
     def draw(self, seat: object = None) -> list[Event]:
         """`draw [seat=S]`: the current player's 1-card draw by console."""
@@ -390,6 +395,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("too-late", "No wild draw card can be challenged now.")
         if who != g.challenge["seat"]:
             raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
+        if not any(o.seat == who and o.reason == g.challenge["card"] for o in g.queue):
+            raise CommandError("too-late", f"Seat {who} owes no {g.challenge['card']} cards to challenge.")
         if outcome == "upheld" and g.going_out == g.challenge["by"]:
             # a last wild draw card held no other card: it cannot have been illegal
             raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
@@ -405,6 +412,9 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
         if head.served == 0:
             raise CommandError("bad-argument", "No card has been shot for this draw yet.")
+        if self.shooting:  # the card coming out is this draw's: it must be counted to it first
+            raise CommandError("busy", "A card of this draw is still being shot; send colour-found once it is "
+                                       "counted.")
         return self._run("colour-found", "find_colour", finish=self._end_round_if_out)
 
     def give(self, seat: object, cards: object) -> list[Event]:
@@ -442,12 +452,21 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             assert hand is not None, "set seat= is validated with its hand="
             g.counted[seat] = hand
 
-    def count_shot(self, planned: int, ejected: int | None) -> list[Event]:
-        """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants)."""
+    def count_shot(self, planned: int, ejected: int | None, seat: int | None = None,
+                   reason: str | None = None) -> list[Event]:
+        """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants), shot for the entry
+        of `seat` and `reason` (the head when it was shot; not checked when not given). Cards for an entry
+        that is not the head are refused (``bad-count``), never credited to another entry."""
+        self.shooting = False
         game = self.game
         if game is None or not game.exact or not self.machine.may("count_shot", self.phase):
             return []
-        dealt = game.queue and game.queue[0].reason in DEALT  # the deal's shots (and the first card)
+        head = game.head
+        if seat is not None and ejected and (head is None or (head.seat, head.reason) != (seat, reason)):
+            owed = "nothing is owed" if head is None else f"seat {head.seat} is owed ({head.reason})"
+            raise CommandError("bad-count", f"{ejected} cards shot to seat {seat} ({reason}) are not counted: "
+                                            f"{owed}; correct the hand with set seat={seat} hand=N.")
+        dealt = head is not None and head.reason in DEALT  # the deal's shots (and the first card)
         return self._run(None, "count_shot", planned=planned, ejected=ejected or 0,
                          finish=self._end_round_if_out if self.phase == "play" else None,
                          forget="deal" if dealt else "press")
@@ -577,6 +596,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                 self._announce(old_head)
             if finish:
                 finish()
+            if self.game is not None and self.game.exact:
+                broken = count_problem(self.game)
+                if broken:  # a rule's bug must not reach the shooter or the state file: refused, rolled back
+                    raise CommandError("bad-count", f"Refused, nothing changed: {broken[1]}.")
         except BaseException:
             self.game = rollback  # the copy, untouched by the trigger: the game as it was
             self.machine.set_state("none" if rollback is None else phase)
@@ -596,6 +619,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def _set_up_game(self, game: GameState) -> None:
         self.game = game
+        self.shooting = False  # a shot of the game before is no shot of this one
 
     def _need(self, trigger: str, doing: str) -> GameState:
         """The game, if `trigger` is valid in the current phase; else no-game / wrong-phase."""
