@@ -27,6 +27,7 @@ from shooter.app import App
 from shooter.config import parse_config
 from shooter.web.pairing import Pairing
 from shooter.web.server import SECURITY_HEADERS, WebConsole
+from tests.fault_runners import _read_to_end as read_to_end
 
 LIMIT = 20.0   # s; only a guard against a hang
 
@@ -69,18 +70,6 @@ class Served:
 
     def __exit__(self, *exc):
         self.close()
-
-
-def read_to_end(conn: socket.socket) -> bytes:
-    data = b""
-    while True:
-        try:
-            chunk = conn.recv(65536)
-        except ConnectionResetError:
-            return data
-        if not chunk:
-            return data
-        data += chunk
 
 
 def parse_response(data: bytes) -> tuple[int, dict[str, str], bytes]:
