@@ -17,6 +17,7 @@ import resource
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -184,22 +185,41 @@ def _limited():
     resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
 
 
-def run_limited(state_dir) -> tuple[subprocess.Popen, int, int]:
-    """``uno-shooter run`` with a TCP and a web console under the unit's descriptor limit; its two ports."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")])))
-    proc = subprocess.Popen([sys.executable, "-m", "shooter", "run", "--sim", "--console", "tcp:0",
-                             "--web", "127.0.0.1:0", "--state-dir", str(state_dir)], preexec_fn=_limited,
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True, env=env)
-    tcp = web = None
-    while tcp is None or web is None:
-        line = proc.stderr.readline()
-        assert line, "the command ended before its consoles were up"
-        if m := re.search(r"TCP console on 127\.0\.0\.1:(\d+)", line):
-            tcp = int(m[1])
-        if m := re.search(r"web console on http://127\.0\.0\.1:(\d+)/", line):
-            web = int(m[1])
-    return proc, tcp, web
+class Limited:
+    """``uno-shooter run`` with a TCP and a web console under the unit's descriptor limit: its two ports, and its
+    log read on a thread of its own (a full pipe would stall it)."""
+
+    def __init__(self, state_dir):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [os.getcwd(), os.environ.get("PYTHONPATH")])))
+        self.proc = subprocess.Popen([sys.executable, "-m", "shooter", "run", "--sim", "--console", "tcp:0",
+                                      "--web", "127.0.0.1:0", "--state-dir", str(state_dir)], preexec_fn=_limited,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     text=True, env=env)
+        self.lines: list[str] = []
+        ports: dict[str, int] = {}
+        up = threading.Event()
+
+        def drain():
+            for line in self.proc.stderr:
+                self.lines.append(line)
+                for kind, pattern in (("tcp", r"TCP console on 127\.0\.0\.1:(\d+)"),
+                                      ("web", r"web console on http://127\.0\.0\.1:(\d+)/")):
+                    if m := re.search(pattern, line):
+                        ports[kind] = int(m[1])
+                if len(ports) == 2:
+                    up.set()
+            up.set()   # it ended
+        self._drain = threading.Thread(target=drain, name="limited-log", daemon=True)
+        self._drain.start()
+        assert up.wait(LIMIT) and len(ports) == 2, f"the consoles did not come up: {self.lines}"
+        self.tcp, self.web = ports["tcp"], ports["web"]
+
+    def stop(self) -> str:
+        """SIGTERM; its whole log."""
+        self.proc.terminate()
+        self.proc.wait(LIMIT)
+        self._drain.join(LIMIT)
+        return "".join(self.lines)
 
 
 def ask(port: int, lines: list[str]) -> list[dict]:
@@ -227,11 +247,12 @@ def half_sent(port: int, n: int, per_client: int = 20) -> list[socket.socket]:
 
 
 def test_300_half_sent_requests_leave_the_saves_and_the_tcp_console_working(tmp_path):
-    proc, tcp, web = run_limited(tmp_path)
+    shooter = Limited(tmp_path)
+    tcp = shooter.tcp
     held: list[socket.socket] = []
     try:
         assert ask(tcp, ["version"])[0]["ok"]   # up and serving
-        held = half_sent(web, 300)
+        held = half_sent(shooter.web, 300)
         assert len(held) >= 100   # the flood got in as far as the cap lets it
         said = ask(tcp, ["game new players=4", "round start first=7", "status"])
         replies = [o for o in said if "reply" in o]
@@ -242,7 +263,6 @@ def test_300_half_sent_requests_leave_the_saves_and_the_tcp_console_working(tmp_
     finally:
         for conn in held:
             conn.close()
-        proc.terminate()
-        _, err = proc.communicate(timeout=LIMIT)
+        err = shooter.stop()
     assert "save-failed" not in err and "Too many open files" not in err and "Traceback" not in err, err[-2000:]
     assert len(err.splitlines()) < 10, err[-2000:]
