@@ -265,3 +265,25 @@ def test_a_watcher_sees_the_paired_browsers_by_id_but_not_their_labels():
         assert own["requests"] == [{"request": asked, "label": "Eve (a browser)", "device": "a browser",
                                     "name": "Eve", "seconds": 30.0}]
     run_web(body)
+
+
+def test_one_client_address_cannot_hold_every_websocket_slot():
+    import aiohttp
+
+    async def body(web):
+        kept = [await web.connect() for _ in range(server.SOCKETS_PER_ADDRESS)]
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await web.connect()
+        assert refused.value.status == 503
+        # another client (another loopback address) still gets a slot: the cap of 16 is not reached
+        other = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0)))
+        try:
+            host = f"127.0.0.1:{web.client.port}"
+            ws = await other.ws_connect(f"http://{host}/ws", headers={"Host": host})
+            assert (await web.send(ws, "version"))["ok"]
+            await ws.close()
+        finally:
+            await other.close()
+        await kept[0].close()   # a slot of its own given back, the first client gets one again
+        assert (await web.send(await web.connect(), "version"))["ok"]
+    run_web(body)

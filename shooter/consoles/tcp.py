@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from ..lograte import LogRate
 from ..protocol import dumps
 from .base import ConsoleHost, ConsolePortError, Post
 from .lines import read_lines
@@ -24,7 +25,9 @@ class TcpConsole:
     At most ``max_clients`` connections (more get a one-line refusal). Each connection has a reader
     (this class) and a writer (its :class:`QueuedSink`); the socket is closed by whichever ends last.
     A line cut off by the client's close is not carried out; after a half-close every line sent
-    still gets its reply; a line that starts like an HTTP request ends the connection.
+    still gets its reply; a line that starts like an HTTP request ends the connection. An accept that
+    fails (no descriptor left: EMFILE, ENFILE) backs off up to a second and is logged one line per kind
+    a minute, with a count, however long it lasts.
     """
 
     SEND_TIMEOUT = 10.0     # s a write may block on a client that does not read, then it is dropped
@@ -37,6 +40,7 @@ class TcpConsole:
         self._max = max_clients
         self._queue_limit = queue_limit
         self._log = log
+        self._rate = LogRate(log, controller.clock.now)   # the accept loop's problems, a line a minute each
         try:
             self._server = socket.create_server((host, port), reuse_port=False)
         except OSError as exc:
@@ -68,7 +72,9 @@ class TcpConsole:
                 if exc.errno in (errno.EBADF, errno.EINVAL):  # the server socket was closed
                     return
                 self.accept_errors += 1
-                self._log(f"uno-shooter: TCP console {self.port}: accept failed: {exc}; retrying in {backoff:g} s")
+                name = errno.errorcode.get(exc.errno or 0, "error")
+                self._rate(f"accept:{name}", f"uno-shooter: TCP console {self.port}: accept failed: {exc}; "
+                                             f"retrying every {backoff:g} to 1 s")
                 self._wait(backoff)
                 backoff = min(backoff * 2, 1.0)
                 continue
@@ -85,7 +91,8 @@ class TcpConsole:
                 with self._lock:
                     self.clients -= 1
                 self.accept_errors += 1
-                self._log(f"uno-shooter: TCP console {self.port}: {exc}; connection refused, retrying in {backoff:g} s")
+                self._rate("threads", f"uno-shooter: TCP console {self.port}: {exc}; connection refused, "
+                                      f"retrying every {backoff:g} to 1 s")
                 self._refuse(conn, "the controller is out of threads; try again later")
                 self._wait(backoff)
                 backoff = min(backoff * 2, 1.0)

@@ -31,13 +31,26 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from ..errors import CommandError
 from ..i18n import CATALOGUE_DIR, LANGUAGES
+from ..lograte import LogRate
 from ..protocol import MAX_LINE_BYTES, dumps, error_reply, parse, reply, reply_name
+from .connections import (
+    CONNECTIONS,
+    FD_RESERVE,
+    IDLE_TIMEOUT,
+    PER_ADDRESS,
+    Gate,
+    client_address,
+    descriptor_budget,
+    listen,
+    loop_problems,
+)
 from .options import document
 from .pairing import HOLD, WINDOW, device_kind, device_name
 
 STATIC = Path(__file__).parent / "static"
 READ_ONLY = ("status", "help", "version")
 MAX_CONNECTIONS = 16
+SOCKETS_PER_ADDRESS = 4   # WebSockets from one client address (a phone with a few tabs): no one holds every slot
 SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
 IN_FLIGHT = 8             # lines a socket may have posted but not yet answered; one more closes it
 SECURITY_HEADERS = {
@@ -99,7 +112,7 @@ class Socket:
     def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, label: str, address: str = ""):
         self.ws = ws
         self.label = label       # the kind of device in words (pairing.device_kind), never the raw User-Agent
-        self.address = address   # the client's address: pairing requests are limited per address
+        self.address = address   # the client's address: pairing requests and sockets are limited per address
         self.token_id: int | None = None
         self._aio = aio
         self.queue: asyncio.Queue = asyncio.Queue()
@@ -140,17 +153,31 @@ class Socket:
 
 
 class WebConsole:
-    """The aiohttp application and, with :meth:`start`, its thread."""
+    """The aiohttp application and, with :meth:`start`, its thread.
+
+    ``max_connections`` WebSockets at most, ``sockets_per_address`` of them from one client address; with
+    :meth:`start`, ``connections`` connections of any kind at most (fewer if the descriptor limit less
+    ``fd_reserve`` leaves fewer), ``per_address`` of them from one address, each given ``idle_timeout`` s for a
+    request's headers and as long idle between requests (see :mod:`shooter.web.connections`).
+    Behind a reverse proxy every phone comes from the proxy's address: raise the per-address caps there."""
 
     def __init__(self, controller, *, post: Callable, host: str = "127.0.0.1", port: int = 8080,
-                 max_connections: int = MAX_CONNECTIONS, log: Callable[[str], None] = lambda m: None):
+                 max_connections: int = MAX_CONNECTIONS, sockets_per_address: int = SOCKETS_PER_ADDRESS,
+                 connections: int = CONNECTIONS, per_address: int = PER_ADDRESS, fd_reserve: int = FD_RESERVE,
+                 idle_timeout: float = IDLE_TIMEOUT, log: Callable[[str], None] = lambda m: None):
         self._controller = controller
         self._pairing = controller.pairing
         self._pairing.on_revoke = self._revoked
         self._post = post
         self.host, self.port = host, port
         self.max_connections = max_connections
+        self.sockets_per_address = sockets_per_address
+        self._connections, self._per_address, self._fd_reserve = connections, per_address, fd_reserve
+        self._idle_timeout = idle_timeout
+        self.gate: Gate | None = None         # with start(): the connections open, on aiohttp's loop
         self._log = log
+        # what a client can make happen at will is one line per kind a minute (on the controller's clock)
+        self._rate = LogRate(lambda message: self._log(message), controller.clock.now)
         self._sockets: set[Socket] = set()   # counted on aiohttp's loop
         self._open: list[Socket] = []        # known to the control loop
         self._thread: threading.Thread | None = None
@@ -171,10 +198,15 @@ class WebConsole:
 
     @web.middleware
     async def _headers(self, request, handler):
+        """Every response carries the security headers: the refusals (403, 404, 405, 503) too."""
         local = request.transport.get_extra_info("sockname") if request.transport is not None else None
         if not own_host(request.host, self._names, local[:2] if local else None):
             raise web.HTTPForbidden(text=f"host {request.host} is not this shooter", headers=SECURITY_HEADERS)
-        response = await handler(request)
+        try:
+            response = await handler(request)
+        except web.HTTPException as refusal:
+            refusal.headers.update(SECURITY_HEADERS)
+            raise
         if not isinstance(response, web.WebSocketResponse):
             response.headers.update(SECURITY_HEADERS)
         return response
@@ -197,9 +229,13 @@ class WebConsole:
             raise web.HTTPForbidden(text=f"origin {origin} may not use this shooter's console")
         if len(self._sockets) >= self.max_connections:
             raise web.HTTPServiceUnavailable(text=f"at most {self.max_connections} connections; close one")
+        address = client_address(request.transport.get_extra_info("peername") if request.transport else None)
+        if sum(s.address == address for s in self._sockets) >= self.sockets_per_address:
+            raise web.HTTPServiceUnavailable(
+                text=f"at most {self.sockets_per_address} connections from one address; close one")
         ws = web.WebSocketResponse(heartbeat=15.0, max_msg_size=4 * MAX_LINE_BYTES)
         sock = Socket(ws, asyncio.get_running_loop(), device_kind(request.headers.get("User-Agent", "")[:400]),
-                      request.remote or "")
+                      address)
         self._sockets.add(sock)  # counted before the handshake yields: the cap holds for sockets opening at once
         try:
             await ws.prepare(request)
@@ -302,12 +338,16 @@ class WebConsole:
             aio = asyncio.new_event_loop()
             self._aio = aio
             asyncio.set_event_loop(aio)
+            aio.set_exception_handler(loop_problems(self._rate))  # an accept out of descriptors: a line a minute
             runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None)
+            # counted before the first connection: the descriptors this process holds now are not the web's
+            self.gate = Gate(min(self._connections, descriptor_budget(self._fd_reserve)), self._per_address)
             try:
                 aio.run_until_complete(runner.setup())
-                site = web.TCPSite(runner, self.host, self.port)
-                aio.run_until_complete(site.start())
-                self.port = runner.addresses[0][1]
+                listener = aio.run_until_complete(listen(runner, self.host, self.port, gate=self.gate,
+                                                         rate=self._rate, headers=SECURITY_HEADERS,
+                                                         idle_timeout=self._idle_timeout))
+                self.port = listener.sockets[0].getsockname()[1]
             except BaseException as exc:
                 failure.append(exc)
                 ready.set()
@@ -316,6 +356,7 @@ class WebConsole:
             try:
                 aio.run_forever()
             finally:
+                listener.close()
                 aio.run_until_complete(runner.cleanup())
                 aio.close()
         self._thread = threading.Thread(target=run, name="web-console", daemon=True)
