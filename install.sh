@@ -192,7 +192,7 @@ unit_applies() {  # WHEN (a column of UNITS)
 
 check_root() {
   if ((!DRY_RUN)) && [[ $(id -u) != 0 ]]; then
-    die "$EXIT_NOT_ROOT" "must run as root: sudo ./install.sh ${ARGS[*]}"
+    die "$EXIT_NOT_ROOT" "must run as root: sudo ./install.sh${ARGS[*]:+ ${ARGS[*]}}"
   fi
 }
 
@@ -242,10 +242,11 @@ source_digest() {  # DIR: one digest of every file's path and content
 }
 
 install_packages() {  # EXTRA
-  local missing=() package
+  local missing=() package status
   # shellcheck disable=SC2086  # the lists are words
   for package in $BASE_PACKAGES ${EXTRA_PACKAGES[$1]}; do
-    dpkg-query -W -f='${Status}' "$package" 2> /dev/null | grep -q "install ok installed" || missing+=("$package")
+    status=$(dpkg-query -W -f='${Status}' "$package" 2> /dev/null) || status=""
+    [[ $status == "install ok installed" ]] || missing+=("$package")
   done
   if ((${#missing[@]})); then
     act apt-get update

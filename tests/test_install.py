@@ -227,6 +227,11 @@ def test_a_fresh_pi_5_gets_every_step_of_the_bring_up(fake):
     assert systemctl == ["systemctl daemon-reload", "systemctl restart bluetooth.service",
                          "systemctl enable --now uno-shooter.service",
                          "systemctl enable --now uno-shooter-rfcomm.service"]
+    # everything but the state directory is root's and writable by root alone
+    for path in [*(fake.root / "opt").rglob("*"), *(fake.root / "etc").rglob("*")]:
+        if not path.is_symlink():
+            st = path.stat()
+            assert (st.st_uid, st.st_gid, st.st_mode & 0o022) == (0, 0, 0), path
     # the page's address and its QR code
     assert "Open the phone page on a phone in this network: http://shooter.local:8080" in out.stdout
     assert "\u2588\u2580\u2580\u2580\u2580\u2580\u2588" in out.stdout   # a finder pattern's top edge
@@ -258,6 +263,15 @@ def test_a_changed_source_is_copied_reinstalled_and_the_service_restarted(fake):
     assert (fake.root / "opt/uno-shooter/src/README.md").read_bytes() == (REPO / "README.md").read_bytes()
 
 
+def test_the_readmes_install_example_is_what_it_prints(fake):
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("\n```\nInstalling uno-shooter", 1)[1].split("```", 1)[0]
+    shown = [line for line in ("Installing uno-shooter" + block).splitlines() if line.strip() not in ("", "...")]
+    out = fake.run()
+    printed = out.stdout.replace(f" into {fake.root} (", " into / (").splitlines()
+    assert [line for line in shown if line not in printed] == []
+
+
 def test_dry_run_prints_every_step_and_writes_nothing(fake):
     before = snapshot(fake.root)
     out = fake.run("--dry-run")
@@ -287,8 +301,9 @@ def test_dry_run_needs_no_root_and_a_real_run_does(fake):
     assert fake.run("--dry-run", uid=1000).returncode == 0
     out = fake.run(uid=1000)
     assert out.returncode == 3
-    assert out.stderr == "install.sh: error: must run as root: sudo ./install.sh \n"
-    assert fake.run("--uninstall", uid=1000).returncode == 3
+    assert out.stderr == "install.sh: error: must run as root: sudo ./install.sh\n"
+    out = fake.run("--uninstall", uid=1000)
+    assert (out.returncode, out.stderr) == (3, "install.sh: error: must run as root: sudo ./install.sh --uninstall\n")
     assert snapshot(fake.root) == before and fake.changes() == []
 
 
