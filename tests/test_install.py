@@ -9,6 +9,7 @@ checks that nothing was written (.ci/run)."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import stat
 import subprocess
@@ -387,6 +388,20 @@ def test_a_bad_option_is_named_in_one_line_and_changes_nothing(fake, args, error
     assert fake.calls() == []
 
 
+def test_fuzzed_arguments_get_one_line_and_change_nothing(fake):
+    rng = random.Random(17)
+    alphabet = "-=abcdefmopirtuxyz59 \t\"'$;*\u00e9"
+    for _ in range(40):
+        junk = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(rng.randint(1, 3))]
+        if any(j in ("--dry-run", "--uninstall", "--force", "-h", "--help") or j.startswith("--model")
+               for j in junk):
+            continue
+        out = fake.run(*junk)
+        assert out.returncode == 2 and out.stdout == "", junk
+        assert len(out.stderr.splitlines()) == 1 and out.stderr.startswith("install.sh: error: "), junk
+    assert fake.calls() == []
+
+
 def test_help_lists_the_options_and_the_exit_codes(fake):
     out = fake.run("--help")
     assert out.returncode == 0 and fake.calls() == []
@@ -448,11 +463,13 @@ def test_without_bluez_the_bluetooth_units_are_left_out(tmp_path):
         ["systemctl daemon-reload", "systemctl enable --now uno-shooter.service"]
 
 
-def test_an_invalid_config_stops_before_the_service_starts(fake):
-    write_config(fake, "[pins]\nbutton = 2\n")
+@pytest.mark.parametrize(("text", "named"), [("[pins]\nbutton = 2\n", "pins.button: GPIO2 is not free"),
+                                           ("[pins\n", "config.toml")])
+def test_an_invalid_config_stops_before_the_service_starts(fake, text, named):
+    write_config(fake, text)
     out = fake.run()
     assert out.returncode == 6
-    assert "pins.button: GPIO2 is not free" in out.stderr
+    assert named in out.stderr.splitlines()[0]
     assert out.stderr.splitlines()[-1] == ("install.sh: error: /etc/uno-shooter/config.toml is invalid (the line "
                                            "above names the key); fix it and run install.sh again")
     assert not any(c.startswith("systemctl") for c in fake.changes())
