@@ -32,6 +32,9 @@ name=$(basename "$0")
 line="$name $*"
 printf '%s\n' "${line//$'\n'/ }" >> "$STUB_STATE/calls.log"   # one line a call
 s=$STUB_STATE
+# faults (tests/test_faults_install.py): the next call of this command fails, or kills the installer
+if [[ -e $s/fail-$name ]]; then rm -f "$s/fail-$name"; echo "$name: injected failure" >&2; exit 1; fi
+if [[ -e $s/kill-$name ]]; then rm -f "$s/kill-$name"; kill -9 "$PPID"; exit 1; fi
 last() { local a; for a; do :; done; echo "$a"; }
 next_id() { echo $((4200 + $(cat "$s/passwd" "$s/group" | wc -l))); }
 case $name in
