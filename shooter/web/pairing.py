@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import CommandError, StateFileError
+from ..errors import CommandError
 from ..events import stamp
+from .tokens_file import tokens_from_dict
 
 if TYPE_CHECKING:
     from hal.clock import Timer
@@ -61,15 +62,12 @@ class Pairing:
         self._recent: deque[float] = deque()
         self._tokens: list[dict] = []     # {"id": N, "hash": sha256 hex, "label": text}
         self.on_revoke: Callable[[int], None] = lambda token_id: None
-        if store is not None:
-            try:
-                data = store.load() or {"tokens": []}
-                self._tokens = [dict(id=int(t["id"]), hash=str(t["hash"]), label=str(t.get("label", "")))
-                                for t in data["tokens"]]
-            except (StateFileError, KeyError, TypeError, ValueError) as exc:
-                kept = store.set_aside() if store.path.exists() else None
-                log(f"uno-shooter: pairing tokens unreadable ({exc}); kept as {kept}; pair again")
-                self._tokens = []
+        self._next_id = 1                 # ids are never reused: the next pairing's
+        if store is not None:             # a bad file is set aside (one log line): nobody is paired
+            loaded = store.load_or_set_aside(tokens_from_dict, log=log, fresh="nobody is paired: pair again")
+            if loaded is not None:
+                tokens, self._next_id = loaded
+                self._tokens = tokens[-MAX_TOKENS:]
 
     # ---- requests ----
     def request(self, deliver: Callable[[dict], None], label: str = "") -> dict:
