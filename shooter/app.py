@@ -19,7 +19,6 @@ from .calibration import Calibration
 from .commands import COMMANDS
 from .config import Config
 from .controller import Controller
-from .errors import StateFileError
 from .loop import ControlLoop
 from .persist import Store
 from .scheduler import PROFILES, Scheduler, profile_from_config
@@ -121,19 +120,12 @@ class App:
             store.probe()
         except OSError as exc:  # InstallError (a permission error) is not an OSError: it stops the start
             self._in_memory(store, f"{store.directory} cannot be written ({exc.strerror or exc})")
-        try:
-            state = store.load()
-            if state is not None:
-                table = Table.from_dict(state, rng=rng)
-                self.log(f"uno-shooter: resumed the game saved in {store.path}")
-                return table
-        except StateFileError as exc:
-            try:
-                kept = store.set_aside()
-            except OSError as move_exc:
-                self._in_memory(store, f"{exc}; it cannot be moved aside ({move_exc.strerror or move_exc})")
-            else:
-                self.log(f"uno-shooter: {exc}; kept it as {kept} and started without a game")
+        table = store.load_or_set_aside(
+            lambda state: Table.from_dict(state, rng=rng), log=self.log, fresh="started without a game",
+            stuck=lambda why: self._in_memory(store, why))
+        if table is not None:
+            self.log(f"uno-shooter: resumed the game saved in {store.path}")
+            return table
         return Table(options=options, rng=rng)
 
     def start_web(self, host: str, port: int, *, max_connections: int = 16):

@@ -6,8 +6,10 @@ over the config: seat angles per number of players, ``motor.seconds_per_card``, 
 and ``servo.speed``. ``status`` says for each of these where its value comes from: ``calibration``,
 ``config`` (the file sets it) or ``default``.
 
-A calibration file that cannot be read is a :class:`~shooter.errors.ConfigError` naming the file
-and the problem; the controller then runs on the config alone and says so.
+A calibration file that cannot be read (bad JSON, a wrong type, an angle out of range, ...) is set aside
+like every bad state file (:meth:`~shooter.persist.Store.load_or_set_aside`: one log line naming the file
+and the key); one that reads but does not fit the config's limits is ignored and kept. Either way the
+controller runs on the config alone and says so.
 """
 
 from __future__ import annotations
@@ -18,13 +20,20 @@ from pathlib import Path
 
 from hal import InvalidValueError
 
+from . import shown
 from .config import Config, _number, check_measured
-from .errors import ConfigError, StateFileError
+from .errors import ConfigError, InstallError
 from .persist import Store
-from .table.args import MAX_SEATS, MIN_SEATS
+from .table.args import MAX_SEATS, MIN_SEATS, whole_in
 
 CALIBRATION_FILE = "calibration.json"
 MOTOR_KEYS = ("seconds_per_card", "spin_up")
+
+
+def _object(key: str, value: object) -> dict:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key}: must be an object, got {shown.value(value)}")
+    return value
 
 
 @dataclass
@@ -37,46 +46,43 @@ class Calibration:
     store: Store | None = None                                # None: kept in memory only
 
     @classmethod
-    def load(cls, state_dir: Path | None) -> Calibration:
-        """The calibration in ``state_dir`` (an empty one if there is none yet)."""
+    def load(cls, state_dir: Path | None, log: Callable[[str], None]) -> Calibration:
+        """The calibration in ``state_dir``: an empty one if there is none yet, or if the file is bad (then
+        it is set aside, said in the log, and the next calibration writes a good one); an empty one kept in
+        memory if the directory cannot be used."""
         if state_dir is None:
             return cls()
         try:
             store = Store(state_dir, CALIBRATION_FILE)
+        except InstallError:
+            raise
         except OSError as exc:
-            raise ConfigError(f"cannot use the state directory {state_dir}: {exc.strerror or exc}") from None
-        try:
-            data = store.load()
-        except StateFileError as exc:
-            raise ConfigError(str(exc)) from None
-        calibration = cls.from_dict(data or {}, where=str(store.path))
+            log(f"uno-shooter: calibration ignored: cannot use the state directory {state_dir}: "
+                f"{exc.strerror or exc}")
+            return cls()
+        calibration = store.load_or_set_aside(lambda data: cls.from_dict(data, where=str(store.path)), log=log,
+                                              fresh="calibration ignored: the config alone") or cls()
         calibration.store = store
         return calibration
 
     @classmethod
-    def load_or_empty(cls, state_dir: Path | None, log) -> Calibration:
-        """:meth:`load`, or an empty calibration (kept in memory) after saying why the file was not used."""
-        try:
-            return cls.load(state_dir)
-        except ConfigError as exc:
-            log(f"uno-shooter: calibration ignored: {exc}")
-            return cls()
-
-    @classmethod
     def from_dict(cls, data: dict, where: str = CALIBRATION_FILE) -> Calibration:
+        """The calibration in ``data`` (the file's JSON object); a ConfigError naming the file and the key."""
         try:
             unknown = set(data) - {"seat_angles", "motor", "servo_speed"}
             if unknown:
                 raise ConfigError(f"unknown key {sorted(unknown)[0]!r}")
             angles = {}
-            for players, values in dict(data.get("seat_angles", {})).items():
-                if not str(players).isdigit() or not MIN_SEATS <= int(players) <= MAX_SEATS:
+            for players, values in _object("seat_angles", data.get("seat_angles", {})).items():
+                try:   # the config's rule for a number typed as text ("²" is a digit to isdigit(), not to int())
+                    seats = whole_in(players, MIN_SEATS, MAX_SEATS)
+                except ValueError:
                     raise ConfigError(f"seat_angles.{players}: the key must be a number of players, "
-                                      f"{MIN_SEATS}..{MAX_SEATS}")
-                if not isinstance(values, list) or len(values) != int(players):
-                    raise ConfigError(f"seat_angles.{players}: must be a list of {players} angles")
-                angles[int(players)] = [float(_number(f"seat_angles.{players}", v, -360, 360)) for v in values]
-            motor = dict(data.get("motor", {}))
+                                      f"{MIN_SEATS}..{MAX_SEATS}") from None
+                if not isinstance(values, list) or len(values) != seats:
+                    raise ConfigError(f"seat_angles.{players}: must be a list of {seats} angles")
+                angles[seats] = [float(_number(f"seat_angles.{players}", v, -360, 360)) for v in values]
+            motor = _object("motor", data.get("motor", {}))
             for key, value in motor.items():
                 if key not in MOTOR_KEYS:
                     raise ConfigError(f"motor.{key}: unknown key")
@@ -84,7 +90,7 @@ class Calibration:
             speed = data.get("servo_speed")
             if speed is not None:
                 _number("servo_speed", speed, positive=True)
-        except (ConfigError, TypeError, ValueError) as exc:
+        except (ConfigError, TypeError, ValueError, OverflowError) as exc:
             raise ConfigError(f"{where}: {exc}") from None
         return cls(seat_angles=angles, motor={k: float(v) for k, v in motor.items()},
                    servo_speed=None if speed is None else float(speed))
@@ -128,7 +134,7 @@ class Calibration:
         """The calibration in ``state_dir`` and the config with it laid over; a calibration that cannot be read
         or does not pass the config's checks is ignored (said in the log): the config alone; the next
         calibration (``uno-shooter calibrate``, ``calibrate seat=S``) writes a good file in its place."""
-        calibration = cls.load_or_empty(state_dir, log)
+        calibration = cls.load(state_dir, log)
         try:
             return calibration, calibration.apply(config)
         except ConfigError as exc:

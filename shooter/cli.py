@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -12,6 +13,7 @@ from pathlib import Path
 from . import __version__
 from .errors import ConfigError, InstallError
 from .protocol import PROTOCOL_VERSION
+from .shown import one_line
 from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS, whole_in
 
 DESCRIPTION = """\
@@ -128,7 +130,35 @@ def _whole(lo: int, hi: int) -> Callable[[str], int]:
     return check
 
 
+def _standard_streams() -> None:
+    """A standard stream the caller closed (``<&-``, ``>&-``) is /dev/null: otherwise sys.stdin is None (an
+    AttributeError in every command that asks the terminal) and the first file the program opens takes
+    descriptor 0 or 1, so that the stdio console would read, or write its replies into, a state file."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            devnull = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            if devnull != fd:
+                os.dup2(devnull, fd)
+                os.close(devnull)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115 (for the whole run)
+
+
 def main(argv: list[str] | None = None) -> int:
+    _standard_streams()
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # the reader went away (uno-shooter simulate | head): exit quietly, the recipe of Python's docs
+        # (signal module, "Note on SIGPIPE"): what is still buffered for stdout goes to /dev/null
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "diagram":
         if args.machine == "launcher":
@@ -205,14 +235,10 @@ def _check_config(args) -> int:
 
 
 def _simulate(args) -> int:
-    import json
-    import time
     from dataclasses import replace
 
     from .config import load_config, parse_config
     from .scheduler import PROFILES, profile_from_config
-    from .simulate import iter_games
-    from .summary import Progress, summarise, svg, text
     from .table.table import VARIANT_SCORINGS
     if args.scoring not in VARIANT_SCORINGS[args.variant]:
         print(f"uno-shooter: --scoring {args.scoring}: variant {args.variant} scores "
@@ -226,9 +252,36 @@ def _simulate(args) -> int:
                               f"in the config: {', '.join(config.scheduler_profiles) or 'none'})")
         config = replace(config, scheduler_profile=name)
         profile = PROFILES.get(name) or profile_from_config(name, config.scheduler_profiles[name])
+        picture = _output(args.svg, "--svg") if args.svg else None   # before the games, not after them all
     except ConfigError as exc:
-        print(f"uno-shooter: {exc}", file=sys.stderr)
+        print(f"uno-shooter: {one_line(str(exc))}", file=sys.stderr)
         return 2
+    try:
+        return _play(args, config, profile, picture)
+    finally:
+        if picture is not None:
+            picture.close()
+
+
+def _output(path: Path, option: str):
+    """``path`` opened for writing now, so that a path that cannot be written is refused at once: a
+    ConfigError naming the option. O_NONBLOCK: a FIFO nobody reads is refused, it does not block."""
+    import fcntl
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
+    except (OSError, ValueError) as exc:   # ValueError: a NUL byte in the name
+        raise ConfigError(f"{option} {path}: cannot be written: {getattr(exc, 'strerror', None) or exc}") from None
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def _play(args, config, profile, picture) -> int:
+    """The games of ``simulate``, their summary on stdout and in ``picture``."""
+    import json
+    import time
+
+    from .simulate import iter_games
+    from .summary import Progress, summarise, svg, text
     start = time.perf_counter()
     progress = Progress(args.games, sys.stderr, time.perf_counter) \
         if (args.progress or sys.stderr.isatty()) and not args.json else None
@@ -250,8 +303,8 @@ def _simulate(args) -> int:
     summary = summarise(results, profile)
     if not args.json:
         print(text(summary), end="")
-    if args.svg:
-        args.svg.write_text(svg(summary))
+    if picture is not None:
+        picture.write(svg(summary))
     print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
     return 0
 
@@ -315,6 +368,9 @@ def _bringup(args) -> int:
     state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
     try:
         bench = Bench(config, sim=args.sim, seed=args.seed, faults=tuple(args.sim_fault), state_dir=state_dir)
+    except InstallError as exc:   # the state directory or calibration.json: a person must fix it
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:
         print(f"uno-shooter: cannot start: {exc}", file=sys.stderr)
         return 1
@@ -407,7 +463,7 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
     if web is not None:
         try:
             closers.append(app.start_web(*web, max_connections=config.web.max_connections))
-        except (ImportError, OSError) as exc:
+        except (ImportError, OSError, InstallError) as exc:  # InstallError: the tokens file may not be read
             # an install or config error, like a TCP port in use: exit 2 (systemd does not restart on it),
             # the consoles already started closed and the signals let through again
             for close in closers:
@@ -416,6 +472,8 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
             if isinstance(exc, ImportError):
                 log(f"uno-shooter: the web console needs aiohttp ({exc}): install the [web] extra, "
                     f"e.g. pip install 'uno-shooter[web]'")
+            elif isinstance(exc, InstallError):
+                log(f"uno-shooter: {exc}")
             else:
                 log(f"uno-shooter: web console on {web[0]}:{web[1]}: {exc}")
             return 2

@@ -2,13 +2,19 @@
 
 Every key has a default that fits the reference hardware (docs/design.md), so an empty
 file (or none) is a valid config. Every problem is a :class:`ConfigError` whose
-message names the key and what is wrong with it; unknown keys are refused (a
-typo must not silently fall back to a default).
+message is one line naming the key (the one the file got wrong: a thermal_window
+too short for the default thermal_budget is the window's fault) and what is wrong
+with it, the value shortened and escaped (:mod:`shooter.shown`); unknown keys are
+refused (a typo must not silently fall back to a default). The file itself must be
+a regular file of at most :data:`MAX_CONFIG_BYTES` (a FIFO or /dev/zero is refused,
+never read).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -17,12 +23,18 @@ from typing import Any
 from hal import BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap, ServoSettings
 
 from .errors import ConfigError
+from .files import NotAFile, read_regular
 from .launcher import LauncherSettings
-from .table.args import MAX_SEATS, MIN_SEATS
+from .shown import one_line, value as _shown
+from .table.args import MAX_SEATS, MIN_SEATS, whole_in
 
 DEFAULT_PATH = Path("/etc/uno-shooter/config.toml")
+MAX_CONFIG_BYTES = 1024 * 1024          # a real config is a few kB
 PIN_FACTORIES = ("auto", "lgpio", "rpigpio", "pigpio", "native")
 SERVO_BACKENDS = ("gpiozero", "sysfs")
+_BARE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+# hal's ranges that a key of the file can move: (section, key) -> the keys of its lower and upper bound
+RANGE_BOUNDS = {("motor", "thermal_budget"): ("max_on_time", "thermal_window")}
 RESERVED_PINS = {2: "GPIO2 has a fixed pull-up (I2C)", 3: "GPIO3 has a fixed pull-up (I2C)",
                  14: "GPIO14 is the UART's TX", 15: "GPIO15 is the UART's RX"}
 
@@ -46,13 +58,23 @@ class WebConfig:
 def parse_listen(key: str, value) -> tuple[str, int] | None:
     """``"HOST:PORT"`` as (host, port); None for ``"off"``."""
     if not isinstance(value, str):
-        raise _err(key, f"must be \"HOST:PORT\" or \"off\", got {value!r}")
+        raise _err(key, f"must be \"HOST:PORT\" or \"off\", got {_shown(value)}")
     if value == "off":
         return None
     host, sep, port = value.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise _err(key, f"must be \"HOST:PORT\" (e.g. \"0.0.0.0:8080\") or \"off\", got {value!r}")
-    return host.strip("[]"), int(port)
+    number = _whole(port, 0, 65535)
+    if not sep or not host or number is None:
+        raise _err(key, f"must be \"HOST:PORT\" (e.g. \"0.0.0.0:8080\") or \"off\", got {_shown(value)}")
+    return host.strip("[]"), number
+
+
+def _whole(text: str, lo: int, hi: int) -> int | None:
+    """``text`` as a whole number lo..hi by the console's own check (ASCII digits: "²" is a digit to
+    ``isdigit()``, not to ``int()``), or None."""
+    try:
+        return whole_in(text, lo, hi)
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -79,47 +101,60 @@ def _err(key: str, problem: str) -> ConfigError:
     return ConfigError(f"{key}: {problem}")
 
 
+def _key(section: str, key: object) -> str:
+    """A dotted key as the file writes it: a key that is not bare is quoted, its control characters escaped."""
+    text = str(key)
+    shown = text if _BARE.fullmatch(text) else json.dumps(text, ensure_ascii=False)
+    return f"{section}.{shown}" if section else shown
+
+
 def _type_name(v) -> str:
     return type(v).__name__
 
 
 def _number(key, v, lo=None, hi=None, integer=False, positive=False):
     if isinstance(v, bool) or not isinstance(v, (int, float)) or (integer and not isinstance(v, int)):
-        raise _err(key, f"must be {'a whole number' if integer else 'a number'}, got {v!r} ({_type_name(v)})")
+        raise _err(key, f"must be {'a whole number' if integer else 'a number'}, got {_shown(v)} ({_type_name(v)})")
     if isinstance(v, float) and not math.isfinite(v):
-        raise _err(key, f"must be a finite number, got {v!r}")
+        raise _err(key, f"must be a finite number, got {_shown(v)}")
     if positive and v <= 0:
-        raise _err(key, f"must be greater than 0, got {v!r}")
+        raise _err(key, f"must be greater than 0, got {_shown(v)}")
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise _err(key, f"must be between {lo} and {hi}, got {v!r}")
+        raise _err(key, f"must be between {lo} and {hi}, got {_shown(v)}")
     return v
 
 
 def _bool(key, v):
     if not isinstance(v, bool):
-        raise _err(key, f"must be true or false, got {v!r}")
+        raise _err(key, f"must be true or false, got {_shown(v)}")
     return v
 
 
 def _str(key, v, choices=None):
     if not isinstance(v, str):
-        raise _err(key, f"must be a string, got {v!r}")
+        raise _err(key, f"must be a string, got {_shown(v)}")
     if choices and v not in choices:
-        raise _err(key, f"must be one of {', '.join(choices)}, got {v!r}")
+        raise _err(key, f"must be one of {', '.join(choices)}, got {_shown(v)}")
+    return v
+
+
+def _path(key, v) -> str:
+    """A file or directory name: text that the system takes (not empty, no NUL byte)."""
+    if not isinstance(v, str) or not v or "\0" in v:
+        raise _err(key, f"must be a path (text without NUL bytes), got {_shown(v)}")
     return v
 
 
 def _table(key, v) -> dict:
     if not isinstance(v, dict):
-        raise _err(key, f"must be a table, got {v!r}")
+        raise _err(key, f"must be a table, got {_shown(v)}")
     return v
 
 
 def _only(section: str, table: dict, allowed) -> None:
     for k in table:
         if k not in allowed:
-            raise _err(f"{section}.{k}" if section else k,
-                       f"unknown key (known: {', '.join(sorted(allowed))})")
+            raise _err(_key(section, k), f"unknown key (known: {', '.join(sorted(allowed))})")
 
 
 def _settings(section: str, table: dict, cls, checks: dict):
@@ -134,7 +169,24 @@ def _settings(section: str, table: dict, cls, checks: dict):
     try:
         return cls(**values)
     except InvalidValueError as exc:  # a hard limit of the hardware layer (hal/settings.py)
-        raise _err(f"{section}.{exc.key}", exc.problem) from None
+        raise _culprit(section, table, cls, exc) from None
+
+
+def _culprit(section: str, table: dict, cls, exc: InvalidValueError) -> ConfigError:
+    """hal's error, named by the key the file got wrong: a key the file leaves out keeps its default, so if
+    that default is out of its range, the bound the file moved is at fault (``motor.thermal_window = 10``
+    is shorter than the default ``thermal_budget``: the window is named, not the budget)."""
+    bounds = RANGE_BOUNDS.get((section, exc.key))
+    if bounds is not None and exc.key not in table:
+        default = getattr(cls(), exc.key)
+        low, high = bounds
+        if high in table and default > table[high]:
+            return _err(f"{section}.{high}", f"must be at least {section}.{exc.key} ({default}, its default; set "
+                                             f"{section}.{exc.key} too), got {_shown(table[high])}")
+        if low in table and default < table[low]:
+            return _err(f"{section}.{low}", f"must be at most {section}.{exc.key} ({default}, its default; set "
+                                            f"{section}.{exc.key} too), got {_shown(table[low])}")
+    return _err(f"{section}.{exc.key}", exc.problem)
 
 
 def _pin(key, v):
@@ -206,14 +258,15 @@ def parse_config(data: dict) -> Config:
         raise _err("servo.max_pulse_width", "must be greater than servo.min_pulse_width")
     seat_angles = {}
     for players, angles in _table("servo.seat_angles", seat_angles_t).items():
-        key = f"servo.seat_angles.{players}"
-        if not players.isdigit() or not MIN_SEATS <= int(players) <= MAX_SEATS:
+        key = _key("servo.seat_angles", players)
+        seats = _whole(players, MIN_SEATS, MAX_SEATS)
+        if seats is None:
             raise _err(key, f"the key must be a number of players, {MIN_SEATS}..{MAX_SEATS}")
-        if not isinstance(angles, list) or len(angles) != int(players):
-            raise _err(key, f"must be a list of {players} angles, one per seat")
+        if not isinstance(angles, list) or len(angles) != seats:
+            raise _err(key, f"must be a list of {seats} angles, one per seat")
         for i, a in enumerate(angles):
             _number(f"{key}[{i}]", a, servo.min_angle, servo.max_angle)
-        seat_angles[int(players)] = tuple(float(a) for a in angles)
+        seat_angles[seats] = tuple(float(a) for a in angles)
 
     inputs = _settings("inputs", data.get("inputs", {}), InputSettings,
                        {"button_debounce": lambda k, v: _number(k, v, 0, 1),
@@ -230,7 +283,7 @@ def parse_config(data: dict) -> Config:
         profile_from_config(name, _table(f"scheduler.profiles.{name}", table))  # raises ConfigError
     profile = _str("scheduler.profile", sched.get("profile", "original"))
     if profile not in PROFILES and profile not in profiles:
-        raise _err("scheduler.profile", f"no profile {profile!r} (built in: {', '.join(PROFILES)}; "
+        raise _err("scheduler.profile", f"no profile {_shown(profile)} (built in: {', '.join(PROFILES)}; "
                                         f"defined: {', '.join(profiles) or 'none'})")
     _check_longest_burst(launcher, motor, profile, dict(profiles))
 
@@ -238,10 +291,11 @@ def parse_config(data: dict) -> Config:
     from .table import RuleOptions
     rule_names = {f.name for f in fields(RuleOptions)}
     _only("rules", rules, rule_names)
-    try:
-        RuleOptions(**rules)
-    except (TypeError, ValueError) as exc:
-        raise _err("rules", str(exc)) from None
+    for name, value in rules.items():   # one at a time: the error names the key
+        try:
+            RuleOptions(**{name: value})
+        except (TypeError, ValueError):
+            raise _err(f"rules.{name}", f"not a valid value: {_shown(value)}") from None
 
     table_t = _table("table", data.get("table", {}))
     _only("table", table_t, {"default_seats"})
@@ -251,8 +305,8 @@ def parse_config(data: dict) -> Config:
     console_t = dict(_table("console", data.get("console", {})))
     if "serial" in console_t:
         ports = console_t["serial"]
-        if not isinstance(ports, list) or not all(isinstance(p, str) and p for p in ports):
-            raise _err("console.serial", f"must be a list of device paths, got {ports!r}")
+        if not isinstance(ports, list) or not all(isinstance(p, str) and p and "\0" not in p for p in ports):
+            raise _err("console.serial", f"must be a list of device paths, got {_shown(ports)}")
         console_t["serial"] = tuple(ports)
     console = _settings("console", console_t, ConsoleConfig,
                         {"stdio": _bool, "tcp_port": _tcp_port,
@@ -262,7 +316,7 @@ def parse_config(data: dict) -> Config:
 
     state_t = _table("state", data.get("state", {}))
     _only("state", state_t, {"dir"})
-    state_dir = Path(_str("state.dir", state_t.get("dir", "/var/lib/uno-shooter")))
+    state_dir = Path(_path("state.dir", state_t.get("dir", "/var/lib/uno-shooter")))
 
     hardware_t = _table("hardware", data.get("hardware", {}))
     _only("hardware", hardware_t, {"pin_factory", "servo_backend", "pwm_chip"})
@@ -300,7 +354,7 @@ def _check_longest_burst(launcher: LauncherSettings, motor: MotorSettings, profi
     # The pull-back reverses the motor at the end of a burst: one run, bounded by max_on_time.
     longest = launcher.spin_up + chosen.max_burst * launcher.seconds_per_card + launcher.retract_time
     if longest >= motor.max_on_time:
-        raise _err("motor.max_on_time", f"must be longer than the longest burst of profile {profile!r} "
+        raise _err("motor.max_on_time", f"must be longer than the longest burst of profile {_shown(profile)} "
                                         f"({chosen.max_burst} cards = {longest:.2f} s by motor.spin_up, "
                                         f"motor.seconds_per_card and motor.retract_time), got {motor.max_on_time}")
 
@@ -334,19 +388,28 @@ def load_config(path: Path | None) -> Config:
             return parse_config({})
         path = DEFAULT_PATH
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        text = read_regular(path, MAX_CONFIG_BYTES).decode("utf-8")
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc}") from None
+        raise _file_error(path, "no such file") from None
+    except OSError as exc:
+        raise _file_error(path, f"cannot be read: {exc.strerror or exc}") from None
+    except (NotAFile, UnicodeDecodeError) as exc:
+        raise _file_error(path, f"cannot be read: {exc}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise _file_error(path, f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise _file_error(path, "not valid TOML: arrays or tables nested too deeply") from None
     try:
         return parse_config(data)
     except ConfigError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
+        raise _file_error(path, str(exc)) from None
+
+
+def _file_error(path: Path | str, problem: str) -> ConfigError:
+    """The one line a bad config file gets: its path, the key and the problem, printable and short."""
+    return ConfigError(one_line(f"{path}: {problem}"))
 
 
 HARDWARE_PWM_PINS = (12, 13, 18, 19)   # the Pi's PWM0/PWM1 channels

@@ -3,11 +3,16 @@
 After every accepted command the table's state is written atomically: to a
 temporary file in the same directory, flushed and fsynced, renamed over the
 old file, and the directory fsynced. A reader therefore sees the old state or
-the new one, never half of either. A file that cannot be read back (corrupt,
-truncated, foreign, too big, too deep, not a regular file) is moved aside under
-a name that says so, with a clear message, and the controller starts fresh:
-never a crash loop. A permission error is an install error (:class:`InstallError`):
-nothing is discarded. Temporary files of a save that was killed are removed at start.
+the new one, never half of either. Temporary files of a save that was killed are removed at start.
+
+Every state file (the game, the seat names, the calibration, the web console's tokens, and whatever
+comes next) is read back by one loader with one policy, :meth:`Store.load_or_set_aside`: the file is
+read (a regular file, at most :data:`MAX_STATE_BYTES`, one JSON object, finite numbers), then checked by
+the file's own parse function. Whatever is wrong with its content (corrupt, truncated, foreign, an
+unknown version, wrong types, 1e400, deep nesting, a FIFO or a device in its place) the file is moved
+aside under a name that says so, one log line says why, and the controller starts without it: never a
+crash loop. A permission error is an install error (:class:`InstallError`, exit status 2): nothing is
+discarded.
 
 A save's cost does not grow with the undo depth: the items of a *sealed* top-level list
 (the game's ``history``: each undo snapshot is made once and never changed, only dropped)
@@ -18,14 +23,18 @@ exactly ``json.dumps(state, sort_keys=True, separators=(",", ":"))``.
 from __future__ import annotations
 
 import json
+import math
 import os
-import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from .errors import InstallError, StateFileError
+from .errors import InstallError, ShooterError, StateFileError
+from .files import NotAFile, read_regular
+from .shown import one_line
+
+T = TypeVar("T")
 
 STATE_FILE = "game.json"
 MAX_STATE_BYTES = 4 * 1024 * 1024   # a real state file is a few hundred kB at most (50 undo levels)
@@ -35,6 +44,18 @@ SEALED = {STATE_FILE: ("history",)}
 
 def _dumps(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or an exponent; 1e400 is not a number a state file holds."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return number
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a state file holds")
 
 
 def _install_error(path: Path, exc: OSError) -> InstallError:
@@ -53,7 +74,7 @@ class Store:
         self._encoded: dict[int, tuple[object, str]] = {}   # id(item) -> (item, its JSON), sealed items
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-        except PermissionError as exc:
+        except (PermissionError, FileExistsError, NotADirectoryError) as exc:  # a file where the directory goes
             raise _install_error(self.path, exc) from None
         self.leftovers = self._remove_leftovers()
 
@@ -132,37 +153,52 @@ class Store:
         finally:
             os.close(dir_fd)
 
+    def load_or_set_aside(self, parse: Callable[[dict[str, Any]], T], *, log: Callable[[str], None],
+                          fresh: str, stuck: Callable[[str], None] | None = None) -> T | None:
+        """The file's content as ``parse`` builds it from the JSON object; None if there is no file, or if
+        its content is bad in any way (``parse`` raised anything): then the file is set aside and ONE line
+        goes to ``log``, ending with ``fresh`` (what the controller starts with instead: "started without a
+        game"). If it cannot even be moved (a read-only card), ``stuck`` gets the reason (by default it is
+        logged). Raises InstallError only: the controller may not read or move the file (exit status 2)."""
+        try:
+            data = self.load()
+            return None if data is None else parse(data)
+        except InstallError:
+            raise
+        except Exception as exc:   # any bad content, whatever the parse function tripped on: never a crash
+            problem = self._problem(exc)
+        try:
+            kept = self.set_aside()
+        except OSError as move_exc:
+            why = one_line(f"{problem}; it cannot be moved aside ({move_exc.strerror or move_exc})")
+            (stuck or (lambda why: log(f"uno-shooter: {why}; {fresh}")))(why)
+            return None
+        log(f"uno-shooter: {problem}; kept it as {kept}; {fresh}")
+        return None
+
+    def _problem(self, exc: Exception) -> str:
+        """What was wrong with the file, as one line naming it: a ShooterError's own words (the parse
+        functions' StateFileError, the calibration's ConfigError), else what tripped and where."""
+        deliberate = isinstance(exc, ShooterError)
+        text = str(exc) if deliberate else f"not a valid state file ({type(exc).__name__}: {exc})"
+        return one_line(text if text.startswith(str(self.path)) else f"{self.path}: {text}")
+
     def load(self) -> dict[str, Any] | None:
         """The saved state, None if there is none. Raises StateFileError if it is unreadable,
-        InstallError if the controller may not read it."""
+        InstallError if the controller may not read it. At start, read a state file with
+        :meth:`load_or_set_aside`, which holds the policy for a bad one."""
         try:
-            # O_NONBLOCK: a FIFO in its place must not block the start
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+            data = read_regular(self.path, MAX_STATE_BYTES)
         except FileNotFoundError:
             return None
         except PermissionError as exc:
             raise _install_error(self.path, exc) from None
         except OSError as exc:
             raise StateFileError(f"{self.path}: cannot be read: {exc}") from None
+        except NotAFile as exc:
+            raise StateFileError(f"{self.path}: not a valid state file ({exc})") from None
         try:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                raise StateFileError(f"{self.path}: not a regular file")
-            chunks, size = [], 0
-            while size <= MAX_STATE_BYTES:
-                chunk = os.read(fd, MAX_STATE_BYTES + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        except OSError as exc:
-            raise StateFileError(f"{self.path}: cannot be read: {exc}") from None
-        finally:
-            os.close(fd)
-        if size > MAX_STATE_BYTES:
-            raise StateFileError(f"{self.path}: not a valid state file (larger than {MAX_STATE_BYTES} bytes)")
-        try:
-            state = json.loads(b"".join(chunks).decode("utf-8"))
+            state = json.loads(data.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant)
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # ValueError: also a 5,000-digit number
             raise StateFileError(f"{self.path}: not a valid state file ({type(exc).__name__}: "
                                  f"{str(exc)[:200]})") from None

@@ -76,15 +76,7 @@ class SavedNames:
         if state_dir is None:
             return cls(None, {}), {}
         store = Store(state_dir, NAMES_FILE)
-        try:
-            names = names_from_dict(data) if (data := store.load()) is not None else {}
-        except StateFileError as exc:
-            try:
-                kept = f"kept {store.path} as {store.set_aside()}"
-            except OSError as move_exc:
-                kept = f"{store.path} cannot be moved aside ({move_exc.strerror or move_exc})"
-            log(f"uno-shooter: {exc}; {kept}; started without seat names")
-            names = {}
+        names = store.load_or_set_aside(names_from_dict, log=log, fresh="started without seat names") or {}
         return cls(store if writable else None, names), names
 
     def save(self, names: dict[int, str]) -> OSError | None:

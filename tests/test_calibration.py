@@ -92,18 +92,21 @@ def test_aim_angle_is_taken_with_the_lid_open_after_a_jam(console):
 
 def test_a_bad_calibration_file_names_the_file_and_the_problem(tmp_path):
     (tmp_path / "calibration.json").write_text('{"seat_angles": {"3": [1, 2]}}')
-    with pytest.raises(ConfigError, match=r"calibration.json: seat_angles.3: must be a list of 3 angles"):
-        Calibration.load(tmp_path)
+    logged: list[str] = []
+    assert Calibration.load(tmp_path, logged.append).seat_angles == {}
+    assert len(logged) == 1 and "calibration.json: seat_angles.3: must be a list of 3 angles" in logged[0]
 
 
-def test_a_bad_calibration_file_is_ignored_with_a_message_and_left_alone(tmp_path):
+def test_a_bad_calibration_file_is_set_aside_with_a_message_like_every_bad_state_file(tmp_path):
     from shooter.app import App
     (tmp_path / "calibration.json").write_text('{"motor": {"seconds_per_card": "fast"}}')
     logged = []
     with App(parse_config({}), sim=True, virtual=True, seed=1, state_dir=tmp_path, log=logged.append) as app:
         assert app.controller.launcher.settings.seconds_per_card == 0.09
     assert any("calibration ignored" in m and "motor.seconds_per_card" in m for m in logged)
-    assert (tmp_path / "calibration.json").read_text() == '{"motor": {"seconds_per_card": "fast"}}'
+    kept = list(tmp_path.glob("calibration.json.bad-*"))
+    assert not (tmp_path / "calibration.json").exists()
+    assert [p.read_text() for p in kept] == ['{"motor": {"seconds_per_card": "fast"}}']
 
 
 # ---- uno-shooter calibrate ----

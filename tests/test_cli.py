@@ -156,3 +156,120 @@ def test_a_cli_number_is_checked_as_a_console_line_number_is(text, words):
     with pytest.raises(argparse.ArgumentTypeError, match=words):
         _whole(1, 9)(text)
     assert _whole(1, 9)(" 9 ") == 9
+
+
+# ---- issue 15, item 10: the command line's odd ends, under real processes ----
+
+import os  # noqa: E402
+import select  # noqa: E402
+import shlex  # noqa: E402
+import socket  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOOTER = " ".join(map(shlex.quote, CMD))
+
+
+def shell(script: str, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess:
+    """``script`` under sh, where ``<&-`` and ``>&-`` really close a descriptor (stdin=DEVNULL does not)."""
+    return subprocess.run(["sh", "-c", script], input=stdin, capture_output=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def no_traceback(out: subprocess.CompletedProcess) -> bool:
+    return b"Traceback" not in out.stderr and b"Error:" not in out.stderr
+
+
+@pytest.mark.parametrize("args", [VIRTUAL, ["selftest", "--sim", "--yes"], ["calibrate", "--sim", "--skip-motor"],
+                                  ["run", "--sim", "--console", "stdio"]])
+def test_a_closed_stdin_is_the_end_of_input_not_an_attribute_error(args):
+    out = shell(f"{SHOOTER} {shlex.join(args)} <&-")
+    assert no_traceback(out), out.stderr
+    assert out.returncode in (0, 1), out.stderr       # calibrate: input ended before the seats were stored
+    if args[0] == "selftest":
+        assert out.returncode == 0 and b"all 6 parts passed" in out.stdout
+
+
+@pytest.mark.parametrize("args", [["run", "--sim", "--console", "stdio"], VIRTUAL])
+def test_run_with_stdout_closed_answers_nothing_and_ends_cleanly(args, tmp_path):
+    out = shell(f"{SHOOTER} {shlex.join(args)} --state-dir {tmp_path} >&-", b"game new players=3\n")
+    assert out.returncode == 0 and no_traceback(out), out.stderr
+    state = json.loads((tmp_path / "game.json").read_text())   # the command was carried out, saved
+    assert state["game"]["players"] == 3                      # (not written into fd 1 taken by the file)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_run_with_stdin_closed_serves_the_tcp_console():
+    port = _free_port()
+    proc = subprocess.Popen(["sh", "-c", f"exec {SHOOTER} run --sim --console tcp:{port} <&-"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        said = b""
+        while b"TCP console on" not in said:          # wait for its own word that it listens, bounded
+            ready, _, _ = select.select([proc.stderr], [], [], 30)
+            assert ready, said
+            chunk = os.read(proc.stderr.fileno(), 4096)
+            assert chunk, said                         # it died
+            said += chunk
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+            conn.sendall(b"status\n")
+            reply = json.loads(conn.makefile("rb").readline())
+        assert reply["reply"] == "status" and reply["ok"]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=30)
+    assert b"Traceback" not in said + err and proc.returncode == 0, said + err
+
+
+@pytest.mark.parametrize("where", ["missing/dir/x.svg", "a directory", "a FIFO nobody reads"])
+def test_simulate_refuses_an_svg_path_it_cannot_write_before_any_game(tmp_path, where):
+    target = {"missing/dir/x.svg": tmp_path / "missing" / "dir" / "x.svg", "a directory": tmp_path,
+              "a FIFO nobody reads": tmp_path / "fifo"}[where]
+    if where == "a FIFO nobody reads":
+        os.mkfifo(target)
+    out = run(["simulate", "--games", "100000", "--json", "--svg", str(target)], timeout=60)
+    assert out.returncode == 2 and no_traceback(out) and out.stdout == b"", out.stderr   # no game ran
+    lines = out.stderr.decode().splitlines()
+    assert len(lines) == 1 and "--svg" in lines[0] and "cannot be written" in lines[0]
+
+
+def test_simulate_writes_the_svg_it_opened_first(tmp_path):
+    out = run(["simulate", "--games", "2", "--svg", str(tmp_path / "p.svg")])
+    assert out.returncode == 0 and (tmp_path / "p.svg").read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize("args", [["simulate", "--games", "200", "--json"], ["simulate", "--games", "50"],
+                                  ["diagram", "table"], ["--help"]])
+def test_a_reader_that_goes_away_ends_the_command_quietly(args):
+    out = shell(f"{SHOOTER} {shlex.join(args)} | head -c 1 >/dev/null", timeout=120)
+    assert out.returncode == 0 and out.stderr.count(b"Traceback") == 0 and b"BrokenPipe" not in out.stderr, \
+        out.stderr
+
+
+@pytest.mark.parametrize("args", [["check-config", "{path}"], ["simulate", "--config", "{path}"],
+                                  ["run", "--sim", "--console", "stdio", "--config", "{path}"],
+                                  ["selftest", "--sim", "--yes", "--config", "{path}"]])
+@pytest.mark.parametrize("what", ["FIFO", "/dev/zero", "directory", "too big"])
+def test_a_config_argument_that_is_not_a_regular_file_is_refused_at_once(tmp_path, args, what):
+    path = {"FIFO": tmp_path / "fifo", "/dev/zero": Path("/dev/zero"), "directory": tmp_path,
+            "too big": tmp_path / "big.toml"}[what]
+    if what == "FIFO":
+        os.mkfifo(path)
+    if what == "too big":
+        path.write_bytes(b"# a comment\n" * 100_000)
+    out = run([a.format(path=path) for a in args], timeout=60)   # the FIFO hung, /dev/zero ran out of memory
+    lines = out.stderr.decode().splitlines()
+    assert out.returncode == 2 and no_traceback(out) and len(lines) == 1, out.stderr
+    assert str(path) in lines[0] and ("not a regular file" in lines[0] or "larger than" in lines[0])
+
+
+def test_a_state_dir_argument_that_is_a_file_exits_2_for_every_command(tmp_path):
+    (tmp_path / "file").write_text("")
+    for args in (VIRTUAL, ["selftest", "--sim", "--yes"]):
+        out = run(args + ["--state-dir", str(tmp_path / "file")], "status\n")
+        assert out.returncode == 2 and no_traceback(out) and b"install error" in out.stderr, (args, out.stderr)

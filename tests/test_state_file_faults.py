@@ -3,8 +3,10 @@
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -192,3 +194,175 @@ def test_fuzz_the_loader_arbitrary_json_is_refused_cleanly(value):
         Table.from_dict(value)
     except StateFileError:
         pass
+
+
+# ---- issue 15, item 4: one loader, one policy, for every state file ----
+
+from tests.state_files import FILES, good_contents, kept_aside as kept_aside_of, start  # noqa: E402
+
+BAD = {   # content -> what it is; each is bad for every state file
+    "1e400": lambda good: good.replace(b"1", b"1e400", 1) if b"1" in good else b'{"x": 1e400}',
+    "id 1e400": lambda good: b'{"tokens": [{"id": 1e400, "hash": "' + b"ab" * 32 + b'"}]}',
+    "a list": lambda good: b"[]", "a string": lambda good: b'"x"', "null": lambda good: b"null",
+    "nested 1000 deep": lambda good: b"[" * 1000 + b"]" * 1000,
+    "nested 900 deep in an object": lambda good: b'{"tokens": ' + b"[" * 900 + b"]" * 900 + b"}",
+    "NaN": lambda good: b'{"tokens": [{"id": NaN, "hash": "' + b"ab" * 32 + b'"}], "version": NaN}',
+    "a 4,000-digit id": lambda good: b'{"tokens": [{"id": ' + b"9" * 4000 + b', "hash": "' + b"ab" * 32 + b'"}]}',
+    "half of it": lambda good: good[:len(good) // 2],
+    "no key": lambda good: b"{}" if b"tokens" not in good and b"seat_angles" not in good else b'{"x": {}}',
+    "an unknown version": lambda good: good.replace(b'"version":1', b'"version":2').replace(
+        b'"version": 1', b'"version": 2') if b"version" in good else b'{"version": 2}',
+}
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory):
+    return good_contents(tmp_path_factory.mktemp("good"))
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("bad", BAD)
+def test_every_state_file_with_bad_content_is_set_aside_in_one_line_and_the_controller_starts(
+        tmp_path, good, name, bad):
+    content = BAD[bad](good[name])
+    (tmp_path / name).write_bytes(content)
+    logged: list[str] = []
+    took = start(tmp_path, logged.append)                       # no exception: it starts
+    assert not took[name]
+    assert [p.read_bytes() for p in kept_aside_of(tmp_path, name)] == [content]
+    said = [m for m in logged if name in m]
+    assert len(said) == 1 and "kept it as" in said[0] and "\n" not in said[0] and len(said[0]) < 700, said
+    assert start(tmp_path, logged.append) == {n: False for n in FILES}   # the next start is clean: no loop
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("kind", ["directory", "symlink to /dev/zero", "FIFO", "symlink loop"])
+def test_every_state_file_replaced_by_something_that_is_not_a_file_is_set_aside(tmp_path, name, kind):
+    path = tmp_path / name
+    {"directory": lambda: path.mkdir(), "symlink to /dev/zero": lambda: os.symlink("/dev/zero", path),
+     "FIFO": lambda: os.mkfifo(path), "dangling symlink": lambda: os.symlink(tmp_path / "gone", path),
+     "symlink loop": lambda: os.symlink(path, path)}[kind]()
+    logged: list[str] = []
+    start(tmp_path, logged.append, web=False)
+    assert len(kept_aside_of(tmp_path, name)) == 1 and not os.path.lexists(path)
+    assert len([m for m in logged if name in m]) == 1
+
+
+def test_every_good_state_file_is_taken_in(tmp_path, good):
+    for name, content in good.items():
+        (tmp_path / name).write_bytes(content)
+    assert start(tmp_path, lambda m: None) == {n: True for n in FILES}
+
+
+def test_the_tokens_next_id_is_kept_and_defaults_to_one_more_than_the_highest_id(tmp_path):
+    from hal import VirtualClock
+    from shooter.web.pairing import TOKENS_FILE, Pairing
+    token = {"hash": "ab" * 32, "label": "x"}
+    for data, next_id in [({"tokens": [{"id": 3, **token}]}, 4), ({"tokens": [{"id": 3, **token}], "next_id": 9}, 9),
+                          ({"tokens": [], "next_id": 0}, 1), ({"tokens": [{"id": 5, **token}], "next_id": 2}, 6)]:
+        (tmp_path / TOKENS_FILE).write_text(json.dumps(data))
+        assert Pairing(VirtualClock(), Store(tmp_path, TOKENS_FILE))._next_id == next_id, data
+    for bad in [-1, 1.5, "3", True, None, 2 ** 60]:
+        (tmp_path / TOKENS_FILE).write_text(json.dumps({"tokens": [], "next_id": bad}))
+        logged: list[str] = []
+        Pairing(VirtualClock(), Store(tmp_path, TOKENS_FILE), log=logged.append)
+        assert len(logged) == 1 and "next_id" in logged[0], bad
+
+
+def test_every_state_file_the_controller_reads_at_start_goes_through_the_one_loader(tmp_path, good, mocker):
+    """A new state file cannot forget the policy: every Store made while the controller (and the bring-up
+    bench) starts reads its file through load_or_set_aside and nothing else."""
+    from shooter.bench import Bench
+    from shooter.config import parse_config
+    for name, content in good.items():
+        (tmp_path / name).write_bytes(content)
+    made, through = [], []
+    real_init, real_load, real_policy = Store.__init__, Store.load, Store.load_or_set_aside
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        made.append(self.path.name)
+
+    def policy(self, *args, **kwargs):
+        through.append(self.path.name)
+        self._in_policy = True
+        try:
+            return real_policy(self, *args, **kwargs)
+        finally:
+            self._in_policy = False
+
+    def load(self):
+        assert getattr(self, "_in_policy", False), f"{self.path.name} read without load_or_set_aside"
+        return real_load(self)
+    mocker.patch.object(Store, "__init__", init)
+    mocker.patch.object(Store, "load", load)
+    mocker.patch.object(Store, "load_or_set_aside", policy)
+    assert start(tmp_path, lambda m: None) == {n: True for n in FILES}
+    with Bench(parse_config({}), sim=True, state_dir=tmp_path, log=lambda m: None):
+        pass
+    assert sorted(made) == sorted(through) and set(made) == set(FILES), (made, through)
+
+
+ROOT = Path(__file__).resolve().parent.parent   # the checkout under test, for the child's PYTHONPATH
+
+
+@pytest.fixture
+def shared_dir():
+    """A state directory the user nobody may reach and write (pytest's tmp_path is root's alone)."""
+    import tempfile
+    path = Path(tempfile.mkdtemp(prefix="uno-state-", dir="/tmp"))
+    path.chmod(0o777)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _as_nobody(args, stdin=b""):
+    """``uno-shooter ARGS`` run as the user nobody (root reads every file)."""
+    return subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                           sys.executable, "-m", "shooter", *args], input=stdin, capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to run as nobody")
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("how", ["mode 000", "owned by root, 0600"])
+def test_a_state_file_the_service_may_not_read_is_an_install_error_exit_2_in_one_line(shared_dir, good, name, how):
+    tmp_path = shared_dir
+    path = tmp_path / name
+    path.write_bytes(good[name])
+    os.chmod(path, 0 if how == "mode 000" else 0o600)          # the file stays root's
+    run = _as_nobody(["run", "--sim", "--console", "stdio", "--web", "127.0.0.1:0", "--state-dir",
+                      str(tmp_path)], b"status\n")
+    lines = run.stderr.decode().splitlines()
+    assert run.returncode == 2, run.stderr
+    assert b"Traceback" not in run.stderr and [line for line in lines if "install error" in line and name in line]
+    assert path.read_bytes() == good[name] and not kept_aside_of(tmp_path, name)   # nothing discarded
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to run as nobody")
+@pytest.mark.parametrize("command", [["selftest", "--sim", "--yes"], ["calibrate", "--sim", "--skip-motor"]])
+def test_a_calibration_the_bring_up_tools_may_not_read_is_an_install_error_exit_2(shared_dir, good, command):
+    tmp_path = shared_dir
+    path = tmp_path / "calibration.json"
+    path.write_bytes(good["calibration.json"])
+    path.chmod(0)
+    run = _as_nobody([*command, "--state-dir", str(tmp_path)])
+    assert run.returncode == 2 and b"Traceback" not in run.stderr and b"install error" in run.stderr, run.stderr
+
+
+def test_a_tokens_id_of_1e400_no_longer_crash_loops_the_real_service(tmp_path):
+    from shooter.web.pairing import TOKENS_FILE
+    (tmp_path / TOKENS_FILE).write_bytes(b'{"tokens": [{"id": 1e400, "hash": "' + b"ab" * 32 + b'"}]}')
+    run = subprocess.run([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--web",
+                          "127.0.0.1:0", "--state-dir", str(tmp_path)], input=b"status\n", capture_output=True,
+                         timeout=60)
+    assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr
+    assert json.loads(run.stdout.splitlines()[-1])["ok"] and len(kept_aside_of(tmp_path, TOKENS_FILE)) == 1
+
+
+def test_a_file_where_the_state_directory_goes_is_an_install_error_exit_2(tmp_path):
+    (tmp_path / "state").write_text("")
+    run = subprocess.run([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--clock",
+                          "virtual", "--state-dir", str(tmp_path / "state")], input=b"status\n",
+                         capture_output=True, timeout=60)
+    assert run.returncode == 2 and b"install error" in run.stderr and b"Traceback" not in run.stderr, run.stderr

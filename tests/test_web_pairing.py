@@ -230,6 +230,27 @@ def test_a_long_name_is_shortened_and_the_token_keeps_the_label_in_words():
     run_web(body)
 
 
+def test_the_longest_label_a_pairing_can_get_survives_a_restart(tmp_path):
+    # the longest name typed, on the device with the longest kind: the tokens file's loader must take back
+    # every label pairing gives (a label over its limit set the whole file aside: every phone unpaired)
+    tablet = "Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 Chrome/124 Safari/537.36"
+    granted: list[dict] = []
+
+    async def pair(web):
+        ws = await web.connect(**{"User-Agent": tablet})
+        assert (await web.send(ws, "pair name=" + "A" * 100))["ok"]
+        web.button()
+        granted.append(await web.recv(ws, _is("pair-granted")))
+
+    async def reuse(web):
+        ws = await web.connect()
+        assert (await web.send(ws, f"auth token={granted[0]['token']}"))["ok"]
+
+    run_web(pair, state_dir=tmp_path)
+    run_web(reuse, state_dir=tmp_path)
+    assert not list(tmp_path.glob("*.bad-*"))
+
+
 @pytest.mark.parametrize("agent, kind", [
     ("Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15", "iPad"),
     ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/124 Mobile Safari/537.36",

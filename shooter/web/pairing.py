@@ -30,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import CommandError, StateFileError
+from ..errors import CommandError
 from ..events import stamp
+from .tokens_file import LABEL_LENGTH, tokens_from_dict
 
 if TYPE_CHECKING:
     from hal.clock import Timer
@@ -42,7 +43,6 @@ RATE_LIMIT = 5         # at most this many requests from one client address ...
 RATE_PERIOD = 60.0     # ... in this many seconds
 MAX_ADDRESSES = 256    # client addresses whose recent requests are remembered (the oldest forgotten first)
 MAX_TOKENS = 20        # the oldest token goes (an unpair) when one more is granted
-MAX_ID = 2 ** 53       # ids stay exact in the page's JavaScript numbers
 NAME_LENGTH = 24       # characters of the name a person types for the asking device
 TOKENS_FILE = "web-tokens.json"
 SEVERAL = "several browsers asked at once: ask again one at a time"
@@ -115,7 +115,7 @@ class Request:
     @property
     def label(self) -> str:
         """How the request is shown: "Ann (iPhone)", or the device alone."""
-        return f"{self.name} ({self.device})" if self.name else self.device
+        return (f"{self.name} ({self.device})" if self.name else self.device)[:LABEL_LENGTH]
 
     def public(self, now: float) -> dict:
         return {"request": self.number, "label": self.label, "device": self.device, "name": self.name,
@@ -143,21 +143,12 @@ class Pairing:
         self._next_request = 1
         self._tokens: list[dict] = []     # {"id": N, "hash": sha256 hex, "label": text}
         self.on_revoke: Callable[[int], None] = lambda token_id: None
-        next_id: object = None
-        if store is not None:
-            try:
-                data = store.load() or {"tokens": []}
-                self._tokens = [dict(id=int(t["id"]), hash=str(t["hash"]), label=str(t.get("label", "")))
-                                for t in data["tokens"]]
-                next_id = data.get("next_id")
-            except (StateFileError, KeyError, TypeError, ValueError) as exc:
-                kept = store.set_aside() if store.path.exists() else None
-                log(f"uno-shooter: pairing tokens unreadable ({exc}); kept as {kept}; pair again")
-                self._tokens = []
-        # ids are never given twice: the file's next id, and never one at or below an id it still holds
-        self._next_id = max((t["id"] for t in self._tokens), default=0) + 1
-        if type(next_id) is int and self._next_id < next_id < MAX_ID:
-            self._next_id = next_id
+        self._next_id = 1                 # ids are never reused: the next pairing's
+        if store is not None:             # a bad file is set aside (one log line): nobody is paired
+            loaded = store.load_or_set_aside(tokens_from_dict, log=log, fresh="nobody is paired: pair again")
+            if loaded is not None:
+                tokens, self._next_id = loaded
+                self._tokens = tokens[-MAX_TOKENS:]
 
     # ---- requests ----
     def request(self, deliver: Callable[[dict], None], *, address: str = "", device: str = UNKNOWN_DEVICE,
