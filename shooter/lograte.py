@@ -26,7 +26,6 @@ import threading
 from collections.abc import Callable
 
 WINDOW = 60.0     # s: at most one line per kind in this time
-SHOWN = 160       # characters of a client's text shown in a line at most
 
 
 class LogRate:
@@ -52,17 +51,3 @@ class LogRate:
         if held:
             message += f" (and {held} more like it in the last {now - last:.0f} s)"  # type: ignore[operator]
         self._log(message)
-
-
-def shown(text: object, limit: int = SHOWN) -> str:
-    """A client's text fit for one log line: whitespace runs made one space, other control characters
-    escaped (an escape sequence must not reach the terminal), cut to ``limit`` characters.
-
-    >>> shown("Invalid method:\\n\\n    b'\\x1b[2J'\\n   ^")
-    "Invalid method: b'\\\\x1b[2J' ^"
-    >>> len(shown("x" * 5000))
-    160
-    """
-    flat = " ".join(str(text).split())
-    escaped = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in flat)
-    return escaped if len(escaped) <= limit else escaped[:limit - 1] + "…"

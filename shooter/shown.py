@@ -9,6 +9,7 @@ from __future__ import annotations
 import reprlib
 
 LINE = 300      # characters of one error or log line at most (a path and a key fit; a pasted blob does not)
+CLIENT = 160    # characters of a client's text in a log line at most
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = 60        # a string value: its start and its end, "..." between
@@ -45,3 +46,15 @@ def one_line(text: str, limit: int = LINE) -> str:
     if len(escaped) > limit or len(text) > limit * 2:
         escaped = escaped[:limit - 14] + " ... (cut off)"
     return escaped
+
+
+def flat(text: object, limit: int = CLIENT) -> str:
+    """A client's text (a malformed request, an exception it caused) for one log line: whitespace runs made one
+    space, then :func:`one_line`, cut shorter (``limit``) since a client may send it at will.
+
+        >>> flat("Invalid method:\\n\\n    b'\\x1b[2J'\\n   ^")
+        "Invalid method: b'\\\\x1b[2J' ^"
+        >>> len(flat("x" * 5000))
+        160
+    """
+    return one_line(" ".join(str(text).split()), limit)

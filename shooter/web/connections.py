@@ -33,7 +33,8 @@ from typing import Any
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from ..lograte import LogRate, shown
+from ..lograte import LogRate
+from ..shown import flat as shown
 
 FD_RESERVE = 48       # descriptors left to the rest of the controller: saves, the TCP console's clients, serial
 BACKLOG = 64          # connections the kernel queues for the accept (a full queue drops a phone's SYN: it waits a
