@@ -336,13 +336,15 @@ def _bringup(args) -> int:
 
 def _run_virtual(app, fmt: str) -> int:
     """One stdio console in virtual time: each line to quiescence, EOF ends with 0."""
+    from .access import Caller, Link
     from .consoles import read_lines, stream_sink
     sink = stream_sink(sys.stdout.buffer, fmt)
+    caller = Caller(Link.STDIO)
     controller, loop = app.controller, app.loop
     controller.add_sink(sink)
     loop.run_until_quiet()
     for line in read_lines(sys.stdin.buffer.read1 if hasattr(sys.stdin.buffer, "read1") else sys.stdin.buffer.read):
-        loop.post(lambda line=line: controller.handle_line(line, sink))
+        loop.post(lambda line=line: controller.handle_line(line, sink, caller))
         loop.run_until_quiet()
     return 0
 

@@ -28,7 +28,7 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CommandError, StateFileError
 from ..events import stamp
@@ -111,6 +111,7 @@ class Request:
     name: str | None     # what the person typed, shortened
     deadline: float
     timer: Timer | None = None   # the end of its window, set once it is pending
+    on_grant: Callable[[int], None] = lambda token_id: None   # the asker holds the token (before it is told)
 
     @property
     def label(self) -> str:
@@ -160,10 +161,12 @@ class Pairing:
             self._next_id = next_id
 
     # ---- requests ----
-    def request(self, deliver: Callable[[dict], None], *, address: str = "", device: str = UNKNOWN_DEVICE,
-                name: str | None = None) -> Request:
-        """A browser asks to pair; returns its waiting request. Raises ``rate-limited`` when its address
-        asked :data:`RATE_LIMIT` times in :data:`RATE_PERIOD` (other addresses may still ask)."""
+    def request(self, deliver: Callable[[dict[str, Any]], None], *, address: str = "",
+                device: str = UNKNOWN_DEVICE, name: str | None = None,
+                on_grant: Callable[[int], None] = lambda token_id: None) -> Request:
+        """A browser asks to pair; returns its waiting request. ``deliver`` gets the news (the token, a refusal,
+        the end of the window); granted, ``on_grant`` gets the token's id first. Raises ``rate-limited`` when its
+        address asked :data:`RATE_LIMIT` times in :data:`RATE_PERIOD` (other addresses may still ask)."""
         now = self.clock.now()
         recent = self._recent_of(address, now)
         if len(recent) >= RATE_LIMIT:
@@ -174,7 +177,7 @@ class Pairing:
         self.cancel(deliver)  # a new request from the same browser replaces its old one
         for old in [r for r in self._pending if r.address == address]:  # ... and one from its address
             self._end(old, {"event": "pair-refused", "t": stamp(now), "reason": "replaced", "message": REPLACED})
-        req = Request(deliver, self._next_request, address, device, name, now + WINDOW)
+        req = Request(deliver, self._next_request, address, device, name, now + WINDOW, on_grant=on_grant)
         self._next_request += 1
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
         self._pending.append(req)
@@ -272,6 +275,7 @@ class Pairing:
         self._tokens.append({"id": grant.id, "hash": token_hash(token), "label": req.label})
         while len(self._tokens) > MAX_TOKENS:
             grant.evicted.append(self._tokens.pop(0)["id"])
+        req.on_grant(grant.id)
         req.deliver({"event": "pair-granted", "t": stamp(self.clock.now()), "id": grant.id, "token": token})
         self._save()
         for token_id in grant.evicted:

@@ -11,9 +11,10 @@ and sends command lines.
 - ``GET /options.json``: the table's options (seats, variants, editions, scorings, limits, the card pads), from
   their Python definitions (:mod:`shooter.web.options`): the page builds its new-game form and pads from it.
 - ``GET /ws``: the protocol, one command line per text frame; replies and events
-  come back as JSON text frames. Anyone may watch (``status``, ``help``,
-  ``version`` and every event); everything else needs a paired socket (see
-  :mod:`shooter.web.pairing`): ``pair`` asks, ``auth token=T`` presents a token.
+  come back as JSON text frames. Each socket is a :class:`~shooter.access.Caller` of the kind ``web``: the
+  command table says what it may do (anyone may watch: ``status``, ``help``, ``version`` and every event; the
+  rest needs a paired socket, see :mod:`shooter.web.pairing`), and the ``pair`` and ``auth`` commands set the
+  token it holds. This module keeps no list of commands.
 
 Only imported when the web console is enabled.
 """
@@ -29,10 +30,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from ..errors import CommandError
+from ..access import Caller, Link
 from ..i18n import CATALOGUE_DIR, LANGUAGES
 from ..lograte import LogRate
-from ..protocol import MAX_LINE_BYTES, dumps, error_reply, parse, reply, reply_name
+from ..protocol import MAX_LINE_BYTES, dumps
 from .connections import (
     CONNECTIONS,
     FD_RESERVE,
@@ -45,10 +46,9 @@ from .connections import (
     loop_problems,
 )
 from .options import document
-from .pairing import HOLD, WINDOW, device_kind, device_name
+from .pairing import device_kind
 
 STATIC = Path(__file__).parent / "static"
-READ_ONLY = ("status", "help", "version")
 MAX_CONNECTIONS = 16
 SOCKETS_PER_ADDRESS = 4   # WebSockets from one client address (a phone with a few tabs): no one holds every slot
 SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
@@ -106,14 +106,13 @@ def without_labels(status: dict) -> dict:
     return dict(status, pairing=pairing)
 
 
-class Socket:
-    """One WebSocket client: a sink the controller calls on the loop's thread."""
+class Socket(Caller):
+    """One WebSocket client: a sink the controller calls on the loop's thread, and the caller of the lines it
+    sends (the token it holds is set by the ``auth`` and ``pair`` handlers, dropped when it is revoked)."""
 
-    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, label: str, address: str = ""):
+    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, device: str, address: str = ""):
+        super().__init__(Link.WEB, address=address, device=device)
         self.ws = ws
-        self.label = label       # the kind of device in words (pairing.device_kind), never the raw User-Agent
-        self.address = address   # the client's address: pairing requests and sockets are limited per address
-        self.token_id: int | None = None
         self._aio = aio
         self.queue: asyncio.Queue = asyncio.Queue()
         self.alive = True
@@ -125,8 +124,6 @@ class Socket:
         """From the loop's thread: hand the frame to aiohttp's loop, never block."""
         if not self.alive:
             return
-        if obj.get("event") == "pair-granted":  # the button paired this socket
-            self.token_id = obj["id"]
         if self.token_id is None and obj.get("reply") == "status" and "pairing" in obj:
             obj = without_labels(obj)  # a watcher learns how many are paired, not whose phones
         try:
@@ -249,7 +246,7 @@ class WebConsole:
                 if msg.type != WSMsgType.TEXT:
                     continue
                 if sock.posted - sock.answered >= IN_FLIGHT:  # a flood: it may not starve the loop
-                    self._log(f"uno-shooter: web console: a socket ({sock.label or 'no name'}) sent more than "
+                    self._log(f"uno-shooter: web console: a socket ({sock.device or 'no name'}) sent more than "
                               f"{IN_FLIGHT} lines without waiting for their replies; closed")
                     await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many lines in flight")
                     break
@@ -279,54 +276,15 @@ class WebConsole:
     def _revoked(self, token_id: int) -> None:
         for sock in self._open:
             if sock.token_id == token_id:
-                sock.token_id = None
+                sock.holds(None)  # it may only watch from now on
 
     def _line(self, sock: Socket, raw: str) -> None:
-        """One command line from a socket (counted as answered once done)."""
+        """One command line from a socket, carried out for it (the socket is the caller: the command table says
+        what it may do); counted as answered once done."""
         try:
-            self._serve_line(sock, raw)
+            self._controller.handle_line(raw, sock, sock)
         finally:
             sock.answered += 1
-
-    def _serve_line(self, sock: Socket, raw: str) -> None:
-        """Pairing lines here, the rest to the controller if allowed."""
-        try:
-            line = parse(raw)
-        except CommandError as error:
-            if self._pairing.valid(sock.token_id):
-                self._controller.handle_line(raw, sock)  # it answers the parse error
-            else:  # the line rules' own answer: it says nothing of the shooter
-                sock(error_reply(reply_name(raw), error))
-            return
-        if line is None:
-            return
-        try:
-            if line.words == ["pair"]:
-                self._pair(sock, line.options)
-            elif line.words == ["auth"] and set(line.options) == {"token"}:
-                token_id = self._pairing.check(line.options["token"])
-                if token_id is None:
-                    raise CommandError("not-paired", "this token is unknown or was revoked; pair again")
-                sock.token_id = token_id
-                sock(reply("auth", id=token_id))
-            elif line.name in READ_ONLY or self._pairing.valid(sock.token_id):
-                self._controller.handle_line(raw, sock)
-            else:
-                raise CommandError("not-paired", NOT_PAIRED)
-        except CommandError as error:
-            sock(error_reply(line.name, error))
-
-    def _pair(self, sock: Socket, options: dict[str, str]) -> None:
-        """``pair [name=...]``: a request of this socket (limited per address); every console is told who asks."""
-        if set(options) - {"name"}:
-            raise CommandError("bad-argument", "usage: pair [name=NAME] (the name this phone is shown by)")
-        name = device_name(options["name"]) if "name" in options else None
-        req = self._pairing.request(sock, address=sock.address, device=sock.label, name=name)
-        sock(reply("pair", seconds=WINDOW, request=req.number, hold=HOLD))
-        # the people at the table see that someone asked (and who) before anyone says yes
-        self._controller.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device,
-                                            "name": req.name, "request": req.number,
-                                            "waiting": self._pairing.waiting_count})
 
     # ---- its own thread ----
     def start(self) -> None:
@@ -371,6 +329,3 @@ class WebConsole:
             self._aio.call_soon_threadsafe(self._aio.stop)
             self._thread.join(5.0)
 
-
-NOT_PAIRED = ("this browser may only watch: pair it (press the shooter's button when asked) "
-              "to send commands")
