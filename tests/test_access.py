@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import socket
 import threading
 import tty
@@ -267,3 +268,13 @@ def test_the_help_reply_lists_pair_and_auth_like_every_command(rig):
     r = rig
     usages = r.run("help", r.caller("web unpaired"))[0]["commands"]
     assert usages == [spec.usage for spec, _ in COMMANDS] and "auth token=T" in usages
+
+
+def test_the_protocol_docs_access_table_is_the_command_tables():
+    from pathlib import Path
+    doc = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text().split("### Who may run what", 1)[1]
+    doc = doc.split("\n## ", 1)[0]
+    rows = [line for line in doc.splitlines() if line.startswith("| ") and "`" in line.split("|")[2]]
+    documented = [set(re.findall(r"`([^`]+)`", row.split("|")[2])) for row in rows]
+    declared = [{" ".join(s.words) for s, _ in COMMANDS if s.access is access} for access in Access]
+    assert documented == declared
