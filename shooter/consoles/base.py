@@ -14,7 +14,7 @@ from hal import Clock
 from ..access import Caller
 
 Sink = Callable[[dict[str, Any]], None]
-Post = Callable[[Callable[[], object]], object]   # the control loop's post: run this on the loop
+Post = Callable[[Callable[[], None]], object]   # the control loop's post: run this on the loop
 
 
 class ConsoleHost(Protocol):

@@ -90,10 +90,11 @@ class SerialConsole:
             def read(n: int, port: serial.Serial = port, broken: threading.Event = broken) -> bytes:
                 if broken.is_set() or self._stop.is_set():
                     return b""
-                first = port.read(1)
+                first: bytes = port.read(1)
                 if not first or broken.is_set():
                     return b""
-                return first + port.read(min(n, port.in_waiting))
+                rest: bytes = port.read(min(n, port.in_waiting))
+                return first + rest
             try:
                 for line in read_lines(read, partial=False):
                     self._post(partial(self._controller.handle_line, line, sink, caller))

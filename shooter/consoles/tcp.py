@@ -61,9 +61,9 @@ class TcpConsole:
         self.clients = 0
         self.accept_errors = 0
         # seams for tests: what accepting and starting a thread mean
-        self.accept = self._server.accept
-        self.start_thread = lambda target, args, name: threading.Thread(
-            target=target, args=args, name=name, daemon=True).start()
+        self.accept: Callable[[], tuple[socket.socket, Any]] = self._server.accept
+        self.start_thread: Callable[[Callable[..., None], tuple[Any, ...], str], None] = (
+            lambda target, args, name: threading.Thread(target=target, args=args, name=name, daemon=True).start())
         self._thread = threading.Thread(target=self._accept, name="tcp-console", daemon=True)
         self._thread.start()
 

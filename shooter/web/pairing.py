@@ -28,13 +28,15 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..errors import CommandError, StateFileError
 from ..events import stamp
 
 if TYPE_CHECKING:
-    from hal.clock import Timer
+    from hal.clock import Clock, Timer
+
+    from ..persist import Store
 
 WINDOW = 30.0          # seconds from the request in which it may be granted
 HOLD = 2.0             # seconds the button is held with the lid open to pair during a game
@@ -104,7 +106,7 @@ def device_name(text: str) -> str:
 class Request:
     """A browser waiting to be paired: ``deliver`` gets its token (or the news that it was not)."""
 
-    deliver: Callable[[dict], None]
+    deliver: Callable[[dict[str, Any]], None]
     number: int          # the request's own number, never given twice while the controller runs
     address: str         # the client's address (one request waiting per address)
     device: str          # the kind of device, in words
@@ -118,9 +120,17 @@ class Request:
         """How the request is shown: "Ann (iPhone)", or the device alone."""
         return f"{self.name} ({self.device})" if self.name else self.device
 
-    def public(self, now: float) -> dict:
+    def public(self, now: float) -> dict[str, Any]:
         return {"request": self.number, "label": self.label, "device": self.device, "name": self.name,
                 "seconds": round(max(0.0, self.deadline - now), 1)}
+
+
+class Token(TypedDict):
+    """A paired browser as kept: its id, its token's SHA-256 (hex; never the token) and how it was shown."""
+
+    id: int
+    hash: str
+    label: str
 
 
 @dataclass
@@ -135,20 +145,20 @@ class Grant:
 class Pairing:
     """Pending pair requests and granted tokens (on the loop)."""
 
-    def __init__(self, clock, store=None, log: Callable[[str], None] = lambda m: None):
+    def __init__(self, clock: Clock, store: Store | None = None, log: Callable[[str], None] = lambda m: None) -> None:
         self.clock = clock
         self._log = log
         self._store = store      # a persist.Store for TOKENS_FILE, or None (kept in memory)
         self._pending: list[Request] = []
         self._recent: dict[str, deque[float]] = {}   # address -> times of its recent requests
         self._next_request = 1
-        self._tokens: list[dict] = []     # {"id": N, "hash": sha256 hex, "label": text}
+        self._tokens: list[Token] = []
         self.on_revoke: Callable[[int], None] = lambda token_id: None
         next_id: object = None
         if store is not None:
             try:
                 data = store.load() or {"tokens": []}
-                self._tokens = [dict(id=int(t["id"]), hash=str(t["hash"]), label=str(t.get("label", "")))
+                self._tokens = [Token(id=int(t["id"]), hash=str(t["hash"]), label=str(t.get("label", "")))
                                 for t in data["tokens"]]
                 next_id = data.get("next_id")
             except (StateFileError, KeyError, TypeError, ValueError) as exc:
@@ -199,13 +209,13 @@ class Pairing:
             self._pending.remove(req)
             req.deliver({"event": "pair-expired", "t": round(self.clock.now(), 6)})
 
-    def _end(self, req: Request, news: dict) -> None:
+    def _end(self, req: Request, news: dict[str, Any]) -> None:
         self._pending.remove(req)
         if req.timer is not None:
             req.timer.cancel()
         req.deliver(news)
 
-    def cancel(self, deliver) -> None:
+    def cancel(self, deliver: Callable[[dict[str, Any]], None]) -> None:
         """The browser went away."""
         for req in [r for r in self._pending if r.deliver is deliver]:
             self._pending.remove(req)
@@ -302,7 +312,7 @@ class Pairing:
         self._save()
         self.on_revoke(token_id)
 
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         now = self.clock.now()
         return {"paired": [{"id": t["id"], "label": t["label"]} for t in self._tokens],
                 "waiting": self.waiting_count, "requests": [r.public(now) for r in self._live()]}

@@ -25,10 +25,13 @@ import asyncio
 import socket
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler
 
 from ..access import Caller, Link
 from ..i18n import CATALOGUE_DIR, LANGUAGES
@@ -47,6 +50,9 @@ from .connections import (
 )
 from .options import document
 from .pairing import device_kind
+
+if TYPE_CHECKING:
+    from ..controller import Controller
 
 STATIC = Path(__file__).parent / "static"
 MAX_CONNECTIONS = 16
@@ -80,7 +86,7 @@ def host_names(listen: str) -> set[str]:
     return names
 
 
-def own_host(host: str, names: set[str], local: tuple | None) -> bool:
+def own_host(host: str, names: set[str], local: tuple[Any, ...] | None) -> bool:
     """The Host header names this machine (DNS rebinding: a foreign name that resolves here carries its own Host,
     and its Origin matches that Host) and, if it gives a port, the port it was reached on.
 
@@ -98,7 +104,7 @@ def own_host(host: str, names: set[str], local: tuple | None) -> bool:
     return (name in names or name == address) and port in (None, local[1])
 
 
-def without_labels(status: dict) -> dict:
+def without_labels(status: dict[str, Any]) -> dict[str, Any]:
     """A status reply for an unpaired socket: the paired browsers by id only, the requests by number."""
     pairing = dict(status["pairing"], paired=[{"id": p["id"]} for p in status["pairing"]["paired"]],
                    requests=[{"request": r["request"], "seconds": r["seconds"]}
@@ -114,13 +120,13 @@ class Socket(Caller):
         super().__init__(Link.WEB, address=address, device=device)
         self.ws = ws
         self._aio = aio
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.alive = True
         self.posted = 0      # lines handed to the control loop (written on aiohttp's thread only)
         self.answered = 0    # lines the control loop has done (written on the loop's thread only)
-        self._closing: asyncio.Future | None = None  # held: the event loop keeps only a weak reference to a task
+        self._closing: asyncio.Future[bool] | None = None  # held: the event loop keeps a task by a weak reference
 
-    def __call__(self, obj: dict) -> None:
+    def __call__(self, obj: dict[str, Any]) -> None:
         """From the loop's thread: hand the frame to aiohttp's loop, never block."""
         if not self.alive:
             return
@@ -158,10 +164,13 @@ class WebConsole:
     request's headers and as long idle between requests (see :mod:`shooter.web.connections`).
     Behind a reverse proxy every phone comes from the proxy's address: raise the per-address caps there."""
 
-    def __init__(self, controller, *, post: Callable, host: str = "127.0.0.1", port: int = 8080,
+    def __init__(self, controller: Controller, *, post: Callable[[Callable[[], None]], object],
+                 host: str = "127.0.0.1", port: int = 8080,
                  max_connections: int = MAX_CONNECTIONS, sockets_per_address: int = SOCKETS_PER_ADDRESS,
                  connections: int = CONNECTIONS, per_address: int = PER_ADDRESS, fd_reserve: int = FD_RESERVE,
-                 idle_timeout: float = IDLE_TIMEOUT, log: Callable[[str], None] = lambda m: None):
+                 idle_timeout: float = IDLE_TIMEOUT, log: Callable[[str], None] = lambda m: None) -> None:
+        if controller.pairing is None:
+            raise ValueError("the web console needs the controller's pairing (App.start_web sets it)")
         self._controller = controller
         self._pairing = controller.pairing
         self._pairing.on_revoke = self._revoked
@@ -194,7 +203,7 @@ class WebConsole:
         return app
 
     @web.middleware
-    async def _headers(self, request, handler):
+    async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Every response carries the security headers: the refusals (403, 404, 405, 503) too."""
         local = request.transport.get_extra_info("sockname") if request.transport is not None else None
         if not own_host(request.host, self._names, local[:2] if local else None):
@@ -208,19 +217,19 @@ class WebConsole:
             response.headers.update(SECURITY_HEADERS)
         return response
 
-    async def _index(self, request):
+    async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
-    async def _catalogue(self, request):
+    async def _catalogue(self, request: web.Request) -> web.FileResponse:
         lang = request.match_info["lang"]
         if lang not in LANGUAGES:
             raise web.HTTPNotFound(text=f"no catalogue {lang!r}; there are {', '.join(LANGUAGES)}")
         return web.FileResponse(CATALOGUE_DIR / f"{lang}.json")
 
-    async def _table_options(self, request):
+    async def _table_options(self, request: web.Request) -> web.Response:
         return web.Response(text=self._options, content_type="application/json")
 
-    async def _websocket(self, request):
+    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
         origin = request.headers.get("Origin")
         if origin is not None and not same_origin(origin, request.host):
             raise web.HTTPForbidden(text=f"origin {origin} may not use this shooter's console")
@@ -253,7 +262,7 @@ class WebConsole:
                 sock.posted += 1
                 # one command line per text frame, under the line rules of every console: a line
                 # break inside the frame is a control character, refused with one error reply
-                self._post(lambda text=msg.data: self._line(sock, text))
+                self._post(partial(self._line, sock, msg.data))
         finally:
             self._sockets.discard(sock)
             sock.alive = False
@@ -292,7 +301,7 @@ class WebConsole:
         ready = threading.Event()
         failure: list[BaseException] = []
 
-        def run():
+        def run() -> None:
             aio = asyncio.new_event_loop()
             self._aio = aio
             asyncio.set_event_loop(aio)
