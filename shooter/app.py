@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +34,8 @@ class App:
     """A controller with its loop, clock, hardware and (in simulation) world."""
 
     def __init__(self, config: Config, *, sim: bool, virtual: bool = False, seed: int | None = None,
-                 state_dir: Path | None = None, exit_sensor: bool = True, log=None):
+                 state_dir: Path | None = None, exit_sensor: bool = True,
+                 log: Callable[[str], None] | None = None) -> None:
         if virtual and not sim:
             raise ValueError("--clock virtual needs --sim: real hardware runs in real time")
         self.log = log or (lambda msg: print(msg, file=sys.stderr))
@@ -89,7 +91,7 @@ class App:
             profile = PROFILES[name]
         return Scheduler(profile, random.Random(self.seed))
 
-    def _seat_angles(self, config: Config):
+    def _seat_angles(self, config: Config) -> Callable[[int], list[float]]:
         servo = config.hardware.servo
         from .seats import spread_angles
 
@@ -128,7 +130,7 @@ class App:
             return table
         return Table(options=options, rng=rng)
 
-    def start_web(self, host: str, port: int, *, max_connections: int = 16):
+    def start_web(self, host: str, port: int, *, max_connections: int = 16) -> Callable[[], None]:
         """Pairing on the controller and the web console on its thread; returns its close()."""
         from .web.pairing import TOKENS_FILE, Pairing
         from .web.server import WebConsole  # aiohttp: only imported when the web console is on
@@ -152,8 +154,8 @@ class App:
         """Motor off and every device closed; safe twice."""
         self.hw.close()
 
-    def __enter__(self):
+    def __enter__(self) -> App:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -8,13 +8,21 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
 from .errors import ConfigError, InstallError
 from .protocol import PROTOCOL_VERSION
 from .shown import one_line
 from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS, whole_in
+
+if TYPE_CHECKING:   # imported where they are used: a command loads only what it needs (start-up time)
+    from .app import App
+    from .config import Config
+    from .scheduler import Profile
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -101,7 +109,8 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _consoles(args, config) -> list[str]:
+def _consoles(args: argparse.Namespace, config: Config) -> list[str]:
+    kinds: list[str]
     if args.console:
         kinds = args.console
     else:
@@ -218,7 +227,7 @@ def _main(argv: list[str] | None) -> int:
 NO_CONSOLE = "no console configured (console.stdio, console.tcp_port or console.serial in the config, or --console)"
 
 
-def _check_config(args) -> int:
+def _check_config(args: argparse.Namespace) -> int:
     """What ``run`` would say about the config, without starting: the same errors, and warnings."""
     from .config import config_warnings, load_config
     try:
@@ -234,7 +243,7 @@ def _check_config(args) -> int:
     return 0
 
 
-def _simulate(args) -> int:
+def _simulate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from .config import load_config, parse_config
@@ -263,7 +272,7 @@ def _simulate(args) -> int:
             picture.close()
 
 
-def _output(path: Path, option: str):
+def _output(path: Path, option: str) -> TextIO:
     """``path`` opened for writing now, so that a path that cannot be written is refused at once: a
     ConfigError naming the option. O_NONBLOCK: a FIFO nobody reads is refused, it does not block."""
     import fcntl
@@ -275,7 +284,7 @@ def _output(path: Path, option: str):
     return os.fdopen(fd, "w", encoding="utf-8")
 
 
-def _play(args, config, profile, picture) -> int:
+def _play(args: argparse.Namespace, config: Config, profile: Profile, picture: TextIO | None) -> int:
     """The games of ``simulate``, their summary on stdout and in ``picture``."""
     import json
     import time
@@ -309,7 +318,7 @@ def _play(args, config, profile, picture) -> int:
     return 0
 
 
-def _bringup_parsers(sub) -> None:
+def _bringup_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The bring-up commands: selftest and calibrate (shooter/selftest.py, shooter/calibrate.py)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", type=Path, metavar="PATH",
@@ -352,7 +361,7 @@ def _bringup_parsers(sub) -> None:
     calibrate.add_argument("--skip-motor", action="store_true", help="do not measure the motor")
 
 
-def _bringup(args) -> int:
+def _bringup(args: argparse.Namespace) -> int:
     from .bench import Bench
     from .config import load_config
     try:
@@ -390,15 +399,17 @@ def _bringup(args) -> int:
             return 130
 
 
-def _run_virtual(app, fmt: str) -> int:
+def _run_virtual(app: App, fmt: str) -> int:
     """One stdio console in virtual time: each line to quiescence, EOF ends with 0."""
+    from .access import Caller, Link
     from .consoles import read_lines, stream_sink
     sink = stream_sink(sys.stdout.buffer, fmt)
+    caller = Caller(Link.STDIO)
     controller, loop = app.controller, app.loop
     controller.add_sink(sink)
     loop.run_until_quiet()
     for line in read_lines(sys.stdin.buffer.read1 if hasattr(sys.stdin.buffer, "read1") else sys.stdin.buffer.read):
-        loop.post(lambda line=line: controller.handle_line(line, sink))
+        loop.post(partial(controller.handle_line, line, sink, caller))
         loop.run_until_quiet()
     return 0
 
@@ -407,7 +418,7 @@ def _person_at_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _stop_when_idle(app) -> None:
+def _stop_when_idle(app: App) -> None:
     """End of input ends the program, once what the input started is over (bursts, turns)."""
     if app.loop.busy:
         app.clock.call_later(0.05, lambda: _stop_when_idle(app), idle=True, name="stop-when-idle")
@@ -415,7 +426,7 @@ def _stop_when_idle(app) -> None:
         app.loop.stop()
 
 
-def _web_listen(args, config) -> tuple[str, int] | None:
+def _web_listen(args: argparse.Namespace, config: Config) -> tuple[str, int] | None:
     """Where the web console listens (--web, else the config's web.listen), None for off."""
     from .config import parse_listen
     listen = parse_listen("--web" if args.web else "web.listen", args.web or config.web.listen)
@@ -424,7 +435,7 @@ def _web_listen(args, config) -> tuple[str, int] | None:
     return listen
 
 
-def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] | None = None) -> int:
+def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tuple[str, int] | None = None) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
     from .consoles import ConsolePortError, SerialConsole, StdioConsole, TcpConsole
@@ -480,11 +491,11 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
 
     stopped_by = []
 
-    def halt():
+    def halt() -> None:
         app.hw.motor.emergency_stop()  # at once, even if the loop is busy
         loop.stop()  # the loop returns, the with-block closes the hardware
 
-    def on_signal(signum, _frame):
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
         stopped_by.append(signum)
         # The handler runs on the loop's own thread, possibly while that thread holds the motor's lock
         # (in the middle of switching it on): taking that lock here could deadlock. A thread does it.
@@ -495,7 +506,7 @@ def _run_real(app, consoles: list[str], config, fmt: str, web: tuple[str, int] |
 
     interval = watchdog_interval()
     if interval and config.watchdog:
-        def ping():
+        def ping() -> None:
             notify("WATCHDOG=1")
             app.clock.call_later(interval, ping, idle=True, name="watchdog")
         ping()

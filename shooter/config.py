@@ -16,9 +16,10 @@ import json
 import math
 import re
 import tomllib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hal import BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap, ServoSettings
 
@@ -27,6 +28,9 @@ from .files import NotAFile, read_regular
 from .launcher import LauncherSettings
 from .shown import one_line, value as _shown
 from .table.args import MAX_SEATS, MIN_SEATS, whole_in
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 DEFAULT_PATH = Path("/etc/uno-shooter/config.toml")
 MAX_CONFIG_BYTES = 1024 * 1024          # a real config is a few kB
@@ -55,7 +59,7 @@ class WebConfig:
     max_connections: int = 16              # WebSockets at once (phones, tabs)
 
 
-def parse_listen(key: str, value) -> tuple[str, int] | None:
+def parse_listen(key: str, value: object) -> tuple[str, int] | None:
     """``"HOST:PORT"`` as (host, port); None for ``"off"``."""
     if not isinstance(value, str):
         raise _err(key, f"must be \"HOST:PORT\" or \"off\", got {_shown(value)}")
@@ -84,7 +88,7 @@ class Config:
     seat_angles: dict[int, tuple[float, ...]] = field(default_factory=dict)
     default_seats: int = 4
     scheduler_profile: str = "original"
-    scheduler_profiles: dict[str, dict] = field(default_factory=dict)
+    scheduler_profiles: dict[str, dict[str, Any]] = field(default_factory=dict)
     rules: dict[str, Any] = field(default_factory=dict)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     state_dir: Path = Path("/var/lib/uno-shooter")
@@ -108,11 +112,17 @@ def _key(section: str, key: object) -> str:
     return f"{section}.{shown}" if section else shown
 
 
-def _type_name(v) -> str:
+# A check of one value as the TOML file gave it: (dotted key, value) -> the value to keep; raises ConfigError.
+Check = Callable[[str, Any], Any]
+Settings = TypeVar("Settings", bound="DataclassInstance")
+
+
+def _type_name(v: object) -> str:
     return type(v).__name__
 
 
-def _number(key, v, lo=None, hi=None, integer=False, positive=False):
+def _number(key: str, v: Any, lo: float | None = None, hi: float | None = None, integer: bool = False,
+            positive: bool = False) -> Any:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or (integer and not isinstance(v, int)):
         raise _err(key, f"must be {'a whole number' if integer else 'a number'}, got {_shown(v)} ({_type_name(v)})")
     if isinstance(v, float) and not math.isfinite(v):
@@ -124,40 +134,40 @@ def _number(key, v, lo=None, hi=None, integer=False, positive=False):
     return v
 
 
-def _bool(key, v):
+def _bool(key: str, v: object) -> bool:
     if not isinstance(v, bool):
         raise _err(key, f"must be true or false, got {_shown(v)}")
     return v
 
 
-def _str(key, v, choices=None):
+def _str(key: str, v: object, choices: Iterable[str] | None = None) -> str:
     if not isinstance(v, str):
         raise _err(key, f"must be a string, got {_shown(v)}")
-    if choices and v not in choices:
+    if choices is not None and v not in choices:
         raise _err(key, f"must be one of {', '.join(choices)}, got {_shown(v)}")
     return v
 
 
-def _path(key, v) -> str:
+def _path(key: str, v: object) -> str:
     """A file or directory name: text that the system takes (not empty, no NUL byte)."""
     if not isinstance(v, str) or not v or "\0" in v:
         raise _err(key, f"must be a path (text without NUL bytes), got {_shown(v)}")
     return v
 
 
-def _table(key, v) -> dict:
+def _table(key: str, v: object) -> dict[str, Any]:
     if not isinstance(v, dict):
         raise _err(key, f"must be a table, got {_shown(v)}")
     return v
 
 
-def _only(section: str, table: dict, allowed) -> None:
+def _only(section: str, table: Mapping[str, object], allowed: Iterable[str]) -> None:
     for k in table:
         if k not in allowed:
             raise _err(_key(section, k), f"unknown key (known: {', '.join(sorted(allowed))})")
 
 
-def _settings(section: str, table: dict, cls, checks: dict):
+def _settings(section: str, table: object, cls: type[Settings], checks: Mapping[str, Check]) -> Settings:
     """Fill dataclass ``cls`` from ``table``; ``checks`` maps field -> validator(key, value)."""
     table = _table(section, table)
     names = {f.name for f in fields(cls)}
@@ -172,7 +182,7 @@ def _settings(section: str, table: dict, cls, checks: dict):
         raise _culprit(section, table, cls, exc) from None
 
 
-def _culprit(section: str, table: dict, cls, exc: InvalidValueError) -> ConfigError:
+def _culprit(section: str, table: dict[str, Any], cls: type[DataclassInstance], exc: InvalidValueError) -> ConfigError:
     """hal's error, named by the key the file got wrong: a key the file leaves out keeps its default, so if
     that default is out of its range, the bound the file moved is at fault (``motor.thermal_window = 10``
     is shorter than the default ``thermal_budget``: the window is named, not the budget)."""
@@ -189,34 +199,34 @@ def _culprit(section: str, table: dict, cls, exc: InvalidValueError) -> ConfigEr
     return _err(f"{section}.{exc.key}", exc.problem)
 
 
-def _pin(key, v):
+def _pin(key: str, v: Any) -> int | None:
     if v is False and key.endswith("exit_sensor"):
         return None
-    _number(key, v, 0, 27, integer=True)
-    if v in RESERVED_PINS:
-        raise _err(key, f"GPIO{v} is not free: {RESERVED_PINS[v]}")
-    return v
+    pin: int = _number(key, v, 0, 27, integer=True)
+    if pin in RESERVED_PINS:
+        raise _err(key, f"GPIO{pin} is not free: {RESERVED_PINS[pin]}")
+    return pin
 
 
-def _positive(key, v):
+def _positive(key: str, v: Any) -> Any:
     return _number(key, v, positive=True)
 
 
-def _duty(key, v):
+def _duty(key: str, v: Any) -> float:
     _number(key, v, 0, 1)
     if v == 0:
         raise _err(key, "must be greater than 0")
     return float(v)
 
 
-def _tcp_port(key, v):
-    _number(key, v, 0, 65535, integer=True)
-    if 0 < v < 1024:
-        raise _err(key, f"port {v} is a privileged port (below 1024): use 1024..65535, or 0 for none")
-    return v
+def _tcp_port(key: str, v: Any) -> int:
+    port: int = _number(key, v, 0, 65535, integer=True)
+    if 0 < port < 1024:
+        raise _err(key, f"port {port} is a privileged port (below 1024): use 1024..65535, or 0 for none")
+    return port
 
 
-def parse_config(data: dict) -> Config:
+def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document and build the :class:`Config`."""
     _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
                      "console", "state", "hardware", "sim", "service", "web"})
@@ -370,7 +380,7 @@ def check_measured(config: Config) -> None:
                          config.scheduler_profiles)
 
 
-def _given(data: dict, prefix: str = "") -> frozenset[str]:
+def _given(data: dict[str, Any], prefix: str = "") -> frozenset[str]:
     """Every dotted key a parsed file sets (``servo.seat_angles.4``, ``motor.spin_up``, ...)."""
     keys: set[str] = set()
     for key, value in data.items():

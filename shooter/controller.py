@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 from hal import HardwareParts
 
 from . import __version__, beeps
+from .access import IN_PROCESS, Caller
 from .bringup_commands import aim_angle, bringup_status
-from .dispatch import Command, Reply, find
+from .dispatch import Command, Reply, run
 from .errors import CommandError, ShooterError
 from .events import Broadcast, Event, Sink, stamp
 from .launcher import Launcher, LauncherSettings, Shot
@@ -116,19 +117,17 @@ class Controller:
         self.events.emit(name, **fields)  # (replaced per instance by the broadcast's own emit: one call less)
 
     # ---- commands ----
-    def handle_line(self, raw: bytes | str, respond: Sink) -> None:
-        """Carry out one console line; ``respond`` gets the one reply."""
+    def handle_line(self, raw: bytes | str, respond: Sink, caller: Caller = IN_PROCESS) -> None:
+        """Carry out one console line from ``caller`` (the console that sent it: who may do what is the
+        command table's, :mod:`shooter.access`); ``respond`` gets the one reply."""
         self.events.hold()
         try:
             try:
                 line = parse(raw)
                 if line is None:
                     return
-                name = line.name
-                spec, handler = find(self.commands, line)
-                args, options, flags = spec.bind(line)
-                fields = handler(self, *args, **options, **{f: True for f in flags}) or {}
-                answer = reply(name, **fields)
+                fields = run(self, self.commands, line, caller, self._paired) or {}
+                answer = reply(line.name, **fields)
             except CommandError as error:
                 answer = error_reply(_reply_name(raw), error)
             except Exception as exc:  # a bug: fail safe, then answer
@@ -137,6 +136,9 @@ class Controller:
             respond(answer)
         finally:
             self.events.release()
+
+    def _paired(self, token_id: int | None) -> bool:
+        return self.pairing is not None and self.pairing.valid(token_id)
 
     def changed(self, events: list[Event], shot: Shot | None = None) -> None:
         """What the table did: announce it, queue the shot (if a press), save the game, then point

@@ -1,12 +1,13 @@
-"""Commands as a table of callables: a :class:`~shooter.protocol.Spec` (the command's shape)
-and the function that carries it out, called with the controller first, then the line's
-arguments, options and flags. Nothing is looked up by a name built at run time."""
+"""Commands as a table of callables: a :class:`~shooter.protocol.Spec` (the command's shape and who may run
+it) and the function that carries it out, called with the controller first, then the line's arguments,
+options and flags (and, if its Spec asks, ``caller=``). Nothing is looked up by a name built at run time."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .access import Access, Caller, may, refusal
 from .errors import CommandError
 from .protocol import Line, Spec
 
@@ -28,3 +29,22 @@ def find(commands: Sequence[Command], line: Line) -> Command:
             raise CommandError("bad-argument", f"usage: {' | '.join(family)}")
         raise CommandError("unknown-command", f"unknown command {line.name!r}; try help")
     return best
+
+
+def run(ctl: object, commands: Sequence[Command], line: Line, caller: Caller,
+        valid: Callable[[int | None], bool]) -> Reply | None:
+    """Carry ``line`` out for ``caller``: the command it names, if its Spec lets this caller run it, with the
+    line's values. A refused line never reaches its handler and so changes nothing; a caller who may only watch
+    learns nothing more of a line the table does not know (``not-paired``, as for a command it may not run)."""
+    try:
+        spec, handler = find(commands, line)
+    except CommandError:
+        if not may(Access.PAIRED, caller, valid):
+            raise refusal(line.name, Access.PAIRED, caller) from None
+        raise
+    if not may(spec.access, caller, valid):
+        raise refusal(" ".join(spec.words), spec.access, caller)
+    args, options, flags = spec.bind(line)
+    if spec.caller:
+        options["caller"] = caller
+    return handler(ctl, *args, **options, **{f: True for f in flags})

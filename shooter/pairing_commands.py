@@ -1,5 +1,6 @@
-"""The web console's side of the controller: pairing by the box's gestures and by approval, seat names, and
-what ``status`` adds while the web console runs (the browser side is :mod:`shooter.web`; the requests and
+"""The web console's side of the controller: asking to pair and presenting a token (``pair``, ``auth``: the
+socket that sent them is the handler's ``caller``), pairing by the box's gestures and by approval, seat names,
+and what ``status`` adds while the web console runs (the browser side is :mod:`shooter.web`; the requests and
 tokens :mod:`shooter.web.pairing`)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from . import beeps
 from .errors import CommandError
 
 if TYPE_CHECKING:
+    from .access import Caller
     from .controller import Controller
     from .web.pairing import Grant, Pairing
 
@@ -72,6 +74,33 @@ def _pairing(ctl: Controller) -> Pairing:
     if ctl.pairing is None:
         raise CommandError("bad-argument", "the web console is off: no browser is paired")
     return ctl.pairing
+
+
+def device_name(key: str, text: str) -> str:
+    """``pair name=...``: the name a person typed for the asking device, as typed (case kept), shortened."""
+    from .web.pairing import device_name  # only with the web console on (shooter.web stays unimported)
+    return device_name(text)
+
+
+def pair(ctl: Controller, name: str | None = None, *, caller: Caller) -> dict[str, Any]:
+    """``pair [name=...]``: a request of the asking socket (limited per address); every console is told who
+    asks. Granted, the socket holds the token (:meth:`~shooter.access.Caller.holds`) before it is told."""
+    from .web.pairing import HOLD, WINDOW
+    pairing = _pairing(ctl)
+    req = pairing.request(caller, address=caller.address, device=caller.device, name=name, on_grant=caller.holds)
+    # the people at the table see that someone asked (and who) before anyone says yes
+    ctl.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device, "name": req.name,
+                           "request": req.number, "waiting": pairing.waiting_count})
+    return {"seconds": WINDOW, "request": req.number, "hold": HOLD}
+
+
+def auth(ctl: Controller, token: str, *, caller: Caller) -> dict[str, Any]:
+    """``auth token=T``: the asking socket holds the token it presents, if it is paired."""
+    token_id = _pairing(ctl).check(token)
+    if token_id is None:
+        raise CommandError("not-paired", "this token is unknown or was revoked; pair again")
+    caller.holds(token_id)
+    return {"id": token_id}
 
 
 def pair_approve(ctl: Controller, request: int) -> dict[str, Any]:

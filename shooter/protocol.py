@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .access import Access
 from .errors import CommandError
 
 PROTOCOL_VERSION = 1
@@ -164,9 +165,17 @@ def any_text(key: str, text: str) -> str:
     return text.lower()
 
 
+def exact_text(key: str, text: str) -> str:
+    """Text kept as typed (a token: its case is part of it)."""
+    return text
+
+
 @dataclass(frozen=True)
 class Spec:
-    """A command's shape: its words, its required and optional options, its flags."""
+    """A command's shape: its words, its required and optional options, its flags, and who may run it.
+
+    ``access`` has no default: every command states who may run it (:mod:`shooter.access`). With ``caller``
+    the handler is also given who sent the line (``caller=``, a :class:`~shooter.access.Caller`)."""
 
     words: tuple[str, ...]                       # e.g. ("sim", "lid") ; the leading words
     required: dict[str, Convert] = field(default_factory=dict)
@@ -175,6 +184,8 @@ class Spec:
     flags: tuple[str, ...] = ()                  # positional words allowed after the args (e.g. last)
     usage: str = ""
     summary: str = ""
+    access: Access = field(kw_only=True)
+    caller: bool = False                         # the handler takes caller= (the pairing commands)
 
     def bind(self, line: Line) -> tuple[list[str], dict[str, Any], set[str]]:
         """Check ``line`` against the spec; returns (args, options, flags)."""

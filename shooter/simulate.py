@@ -76,6 +76,7 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
                 return replies[0]
 
             deck = make_deck(deck_counts(edition))
+            assert app.world is not None  # sim=True: the simulated world
             bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"),
                             **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit, edition=edition)

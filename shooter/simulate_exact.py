@@ -108,6 +108,7 @@ def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 
         with App(quiet, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
             table = _Table(app)
             rng = random.Random(f"bots-{variant}-{game_seed}")
+            assert app.world is not None  # sim=True: the simulated world
             bots = ExactBotTable(app.world, table.send, table.events, real_deck(variant, rng), players, rng,
                                  variant, wilds, partial(card_points, variant), **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit)

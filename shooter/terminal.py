@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .access import Caller, Link
 from .commands import COMMANDS
 from .i18n import Messages, language_from_env
 
@@ -205,6 +206,7 @@ def start(*, post: Callable, controller, version: str, on_end: Callable[[], None
             out.flush()
 
     sink = QueuedSink(write, name="terminal-writer", encode=encode_human())
+    caller = Caller(Link.STDIO)   # the person at the table's own terminal
     post(lambda: controller.add_sink(sink))
     out.write(messages("term.banner", version=version) + "\n")
     out.flush()
@@ -220,7 +222,7 @@ def start(*, post: Callable, controller, version: str, on_end: Callable[[], None
                     rl.append_history_file(1, HISTORY)
                 except OSError:
                     pass
-            post(lambda line=line: controller.handle_line(line, sink))
+            post(lambda line=line: controller.handle_line(line, sink, caller))
         out.write("\n")
         post(on_end)
     restore = _terminal_settings()  # before readline takes the terminal over

@@ -17,9 +17,11 @@ def test_every_command_is_carried_out_by_a_function_that_takes_its_whole_shape(s
     assert inspect.isfunction(handler), f"{spec.usage}: {handler!r} is not a function"
     signature = inspect.signature(handler)
     controller = object()
+    caller = {"caller": object()} if spec.caller else {}   # who sent the line, if the handler asks
+    assert "caller" not in {*spec.required, *spec.optional, *spec.flags}, spec.usage
     everything = {key: None for key in [*spec.required, *spec.optional]} | {flag: True for flag in spec.flags}
-    signature.bind(controller, *["word"] * spec.args, **everything)
-    signature.bind(controller, *["word"] * spec.args, **{key: None for key in spec.required})
+    signature.bind(controller, *["word"] * spec.args, **everything, **caller)
+    signature.bind(controller, *["word"] * spec.args, **{key: None for key in spec.required}, **caller)
 
 
 def test_the_seats_follow_the_game_and_fall_back_to_the_default():

@@ -1,6 +1,8 @@
 """What every console shares: the sink it answers through, what it needs of the controller,
 the one small interface a transport offers (:class:`Console`), and the error for a port that
-cannot be used."""
+cannot be used. Each console says what it is with every line it posts (a
+:class:`~shooter.access.Caller` of its :class:`~shooter.access.Link`): the command table decides
+what that kind of console may run, never the console."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from typing import Any, Protocol
 
 from hal import Clock
 
+from ..access import Caller
+
 Sink = Callable[[dict[str, Any]], None]
-Post = Callable[[Callable[[], object]], object]   # the control loop's post: run this on the loop
+Post = Callable[[Callable[[], None]], object]   # the control loop's post: run this on the loop
 
 
 class ConsoleHost(Protocol):
@@ -22,7 +26,7 @@ class ConsoleHost(Protocol):
 
     def remove_sink(self, sink: Sink) -> None: ...
 
-    def handle_line(self, raw: bytes | str, respond: Sink) -> None: ...
+    def handle_line(self, raw: bytes | str, respond: Sink, caller: Caller) -> None: ...
 
 
 class Console(Protocol):

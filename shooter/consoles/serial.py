@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from ..access import Caller, Link
 from .base import ConsoleHost, Post
 from .lines import read_lines
 from .sinks import QueuedSink
@@ -84,17 +85,19 @@ class SerialConsole:
             sink = QueuedSink(port.write, name=f"serial-writer {self.device}", limit=self._queue_limit,
                               on_error=write_failed, recover=self._dropped)
             self._post(partial(self._controller.add_sink, sink))
+            caller = Caller(Link.SERIAL)   # a console of the table's own: a cable or a Bluetooth pairing
 
             def read(n: int, port: serial.Serial = port, broken: threading.Event = broken) -> bytes:
                 if broken.is_set() or self._stop.is_set():
                     return b""
-                first = port.read(1)
+                first: bytes = port.read(1)
                 if not first or broken.is_set():
                     return b""
-                return first + port.read(min(n, port.in_waiting))
+                rest: bytes = port.read(min(n, port.in_waiting))
+                return first + rest
             try:
                 for line in read_lines(read, partial=False):
-                    self._post(partial(self._controller.handle_line, line, sink))
+                    self._post(partial(self._controller.handle_line, line, sink, caller))
             except (OSError, serial.SerialException) as exc:
                 self._log(f"uno-shooter: console {self.device} lost: {exc}")
             finally:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, BinaryIO
 
+from ..access import Caller, Link
 from .base import ConsoleHost, Post, Sink
 from .lines import read_lines
 from .sinks import QueuedSink, encoder
@@ -56,10 +57,11 @@ class StdioConsole:
         self._sink = QueuedSink(write_fd(stdout_fd), name="stdout-writer", encode=encoder(fmt))
         controller.add_sink(self._sink)
         sink = self._sink
+        caller = Caller(Link.STDIO)   # a console of the table's own
 
         def read_stdin() -> None:
             for line in read_lines(lambda n: read_fd(stdin_fd, n)):
-                post(partial(controller.handle_line, line, sink))
+                post(partial(controller.handle_line, line, sink, caller))
             post(on_end)
         threading.Thread(target=read_stdin, name="stdio-console", daemon=True).start()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import ipaddress
 import re
 import socket
 import struct
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from ..access import Caller, Link
 from ..lograte import LogRate
 from ..protocol import dumps
 from .base import ConsoleHost, ConsolePortError, Post
@@ -20,7 +22,8 @@ from .sinks import QueuedSink
 HTTP = re.compile(rb"(GET|POST|PUT|HEAD|DELETE|OPTIONS|PATCH|CONNECT|TRACE|PRI) ")
 
 class TcpConsole:
-    """The protocol on a TCP port of the loopback interface only.
+    """The protocol on a TCP port of the loopback interface only: whoever connects is logged in on the
+    controller's machine, so it is a console of the table's own (``host`` must be a loopback address).
 
     At most ``max_clients`` connections (more get a one-line refusal). Each connection has a reader
     (this class) and a writer (its :class:`QueuedSink`); the socket is closed by whichever ends last.
@@ -41,6 +44,9 @@ class TcpConsole:
         self._queue_limit = queue_limit
         self._log = log
         self._rate = LogRate(log, controller.clock.now)   # the accept loop's problems, a line a minute each
+        if not loopback(host):
+            raise ConsolePortError(errno.EACCES, f"the TCP console listens on loopback only, not on {host}: "
+                                                 f"it is a console of the table's own")
         try:
             self._server = socket.create_server((host, port), reuse_port=False)
         except OSError as exc:
@@ -55,9 +61,9 @@ class TcpConsole:
         self.clients = 0
         self.accept_errors = 0
         # seams for tests: what accepting and starting a thread mean
-        self.accept = self._server.accept
-        self.start_thread = lambda target, args, name: threading.Thread(
-            target=target, args=args, name=name, daemon=True).start()
+        self.accept: Callable[[], tuple[socket.socket, Any]] = self._server.accept
+        self.start_thread: Callable[[Callable[..., None], tuple[Any, ...], str], None] = (
+            lambda target, args, name: threading.Thread(target=target, args=args, name=name, daemon=True).start())
         self._thread = threading.Thread(target=self._accept, name="tcp-console", daemon=True)
         self._thread.start()
 
@@ -147,6 +153,7 @@ class TcpConsole:
         sink = QueuedSink(conn.sendall, name="tcp-writer", limit=self._queue_limit, on_overflow=hang_up,
                           on_error=hang_up, on_exit=writer_done)
         controller = self._controller
+        caller = Caller(Link.TCP)
         self._post(lambda: controller.add_sink(sink))
         def finish() -> None:  # on the loop, after every line this connection posted has been answered
             controller.remove_sink(sink)
@@ -164,7 +171,7 @@ class TcpConsole:
                     for _, _ in zip(range(16), iter(lambda: conn.recv(4096), b""), strict=False):
                         pass
                     break
-                self._post(partial(controller.handle_line, line, sink))
+                self._post(partial(controller.handle_line, line, sink, caller))
         except OSError:
             pass
         finally:
@@ -178,6 +185,16 @@ class TcpConsole:
         except OSError:
             pass
         self._server.close()
+
+
+def loopback(host: str) -> bool:
+    """``host`` is a loopback address (or ``localhost``)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def http_refusal(line: bytes) -> dict[str, Any]:

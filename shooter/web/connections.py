@@ -155,7 +155,7 @@ class Listener:
         self._protocol, self._gate, self._rate = protocol, gate, rate
         self._loop = asyncio.get_running_loop()
         self._retry: asyncio.TimerHandle | None = None
-        self._tasks: set[asyncio.Task] = set()   # held: the loop keeps only weak references to its tasks
+        self._tasks: set[asyncio.Task[Any]] = set()   # held: the loop keeps only weak references to its tasks
         self._serve()
 
     def _serve(self) -> None:
@@ -190,7 +190,7 @@ class Listener:
             self._tasks.add(task)
             task.add_done_callback(partial(self._handed, conn=conn, ticket=ticket))
 
-    def _handed(self, task: asyncio.Task, *, conn: socket.socket, ticket: Ticket) -> None:
+    def _handed(self, task: asyncio.Task[Any], *, conn: socket.socket, ticket: Ticket) -> None:
         self._tasks.discard(task)
         if task.cancelled() or task.exception() is not None:   # never reached aiohttp: its place is free again
             ticket.leave()

@@ -68,9 +68,9 @@ def extreme_digits(edition: str) -> list[int]:
     return digits
 
 
-def pads() -> dict[str, dict[str, list]]:
+def pads() -> dict[str, dict[str, list[Any]]]:
     """Per pad: its cards in the pad's order, the digits of its number cards and its targeted cards."""
-    out: dict[str, dict[str, list]] = {}
+    out: dict[str, dict[str, list[Any]]] = {}
     for key, (order_key, digits, effects) in decks().items():
         order = PAD_ORDER[order_key]
         # a card the order does not know yet still gets its button, last (a test keeps the order complete)

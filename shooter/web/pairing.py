@@ -28,14 +28,16 @@ import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CommandError
 from ..events import stamp
-from .tokens_file import LABEL_LENGTH, tokens_from_dict
+from .tokens_file import LABEL_LENGTH, Token, tokens_from_dict
 
 if TYPE_CHECKING:
-    from hal.clock import Timer
+    from hal.clock import Clock, Timer
+
+    from ..persist import Store
 
 WINDOW = 30.0          # seconds from the request in which it may be granted
 HOLD = 2.0             # seconds the button is held with the lid open to pair during a game
@@ -104,20 +106,21 @@ def device_name(text: str) -> str:
 class Request:
     """A browser waiting to be paired: ``deliver`` gets its token (or the news that it was not)."""
 
-    deliver: Callable[[dict], None]
+    deliver: Callable[[dict[str, Any]], None]
     number: int          # the request's own number, never given twice while the controller runs
     address: str         # the client's address (one request waiting per address)
     device: str          # the kind of device, in words
     name: str | None     # what the person typed, shortened
     deadline: float
     timer: Timer | None = None   # the end of its window, set once it is pending
+    on_grant: Callable[[int], None] = lambda token_id: None   # the asker holds the token (before it is told)
 
     @property
     def label(self) -> str:
         """How the request is shown: "Ann (iPhone)", or the device alone."""
         return (f"{self.name} ({self.device})" if self.name else self.device)[:LABEL_LENGTH]
 
-    def public(self, now: float) -> dict:
+    def public(self, now: float) -> dict[str, Any]:
         return {"request": self.number, "label": self.label, "device": self.device, "name": self.name,
                 "seconds": round(max(0.0, self.deadline - now), 1)}
 
@@ -134,14 +137,14 @@ class Grant:
 class Pairing:
     """Pending pair requests and granted tokens (on the loop)."""
 
-    def __init__(self, clock, store=None, log: Callable[[str], None] = lambda m: None):
+    def __init__(self, clock: Clock, store: Store | None = None, log: Callable[[str], None] = lambda m: None) -> None:
         self.clock = clock
         self._log = log
         self._store = store      # a persist.Store for TOKENS_FILE, or None (kept in memory)
         self._pending: list[Request] = []
         self._recent: dict[str, deque[float]] = {}   # address -> times of its recent requests
         self._next_request = 1
-        self._tokens: list[dict] = []     # {"id": N, "hash": sha256 hex, "label": text}
+        self._tokens: list[Token] = []
         self.on_revoke: Callable[[int], None] = lambda token_id: None
         self._next_id = 1                 # ids are never reused: the next pairing's
         if store is not None:             # a bad file is set aside (one log line): nobody is paired
@@ -151,10 +154,12 @@ class Pairing:
                 self._tokens = tokens[-MAX_TOKENS:]
 
     # ---- requests ----
-    def request(self, deliver: Callable[[dict], None], *, address: str = "", device: str = UNKNOWN_DEVICE,
-                name: str | None = None) -> Request:
-        """A browser asks to pair; returns its waiting request. Raises ``rate-limited`` when its address
-        asked :data:`RATE_LIMIT` times in :data:`RATE_PERIOD` (other addresses may still ask)."""
+    def request(self, deliver: Callable[[dict[str, Any]], None], *, address: str = "",
+                device: str = UNKNOWN_DEVICE, name: str | None = None,
+                on_grant: Callable[[int], None] = lambda token_id: None) -> Request:
+        """A browser asks to pair; returns its waiting request. ``deliver`` gets the news (the token, a refusal,
+        the end of the window); granted, ``on_grant`` gets the token's id first. Raises ``rate-limited`` when its
+        address asked :data:`RATE_LIMIT` times in :data:`RATE_PERIOD` (other addresses may still ask)."""
         now = self.clock.now()
         recent = self._recent_of(address, now)
         if len(recent) >= RATE_LIMIT:
@@ -165,7 +170,7 @@ class Pairing:
         self.cancel(deliver)  # a new request from the same browser replaces its old one
         for old in [r for r in self._pending if r.address == address]:  # ... and one from its address
             self._end(old, {"event": "pair-refused", "t": stamp(now), "reason": "replaced", "message": REPLACED})
-        req = Request(deliver, self._next_request, address, device, name, now + WINDOW)
+        req = Request(deliver, self._next_request, address, device, name, now + WINDOW, on_grant=on_grant)
         self._next_request += 1
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
         self._pending.append(req)
@@ -187,13 +192,13 @@ class Pairing:
             self._pending.remove(req)
             req.deliver({"event": "pair-expired", "t": round(self.clock.now(), 6)})
 
-    def _end(self, req: Request, news: dict) -> None:
+    def _end(self, req: Request, news: dict[str, Any]) -> None:
         self._pending.remove(req)
         if req.timer is not None:
             req.timer.cancel()
         req.deliver(news)
 
-    def cancel(self, deliver) -> None:
+    def cancel(self, deliver: Callable[[dict[str, Any]], None]) -> None:
         """The browser went away."""
         for req in [r for r in self._pending if r.deliver is deliver]:
             self._pending.remove(req)
@@ -263,6 +268,7 @@ class Pairing:
         self._tokens.append({"id": grant.id, "hash": token_hash(token), "label": req.label})
         while len(self._tokens) > MAX_TOKENS:
             grant.evicted.append(self._tokens.pop(0)["id"])
+        req.on_grant(grant.id)
         req.deliver({"event": "pair-granted", "t": stamp(self.clock.now()), "id": grant.id, "token": token})
         self._save()
         for token_id in grant.evicted:
@@ -289,7 +295,7 @@ class Pairing:
         self._save()
         self.on_revoke(token_id)
 
-    def status(self) -> dict:
+    def status(self) -> dict[str, Any]:
         now = self.clock.now()
         return {"paired": [{"id": t["id"], "label": t["label"]} for t in self._tokens],
                 "waiting": self.waiting_count, "requests": [r.public(now) for r in self._live()]}

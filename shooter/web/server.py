@@ -11,9 +11,10 @@ and sends command lines.
 - ``GET /options.json``: the table's options (seats, variants, editions, scorings, limits, the card pads), from
   their Python definitions (:mod:`shooter.web.options`): the page builds its new-game form and pads from it.
 - ``GET /ws``: the protocol, one command line per text frame; replies and events
-  come back as JSON text frames. Anyone may watch (``status``, ``help``,
-  ``version`` and every event); everything else needs a paired socket (see
-  :mod:`shooter.web.pairing`): ``pair`` asks, ``auth token=T`` presents a token.
+  come back as JSON text frames. Each socket is a :class:`~shooter.access.Caller` of the kind ``web``: the
+  command table says what it may do (anyone may watch: ``status``, ``help``, ``version`` and every event; the
+  rest needs a paired socket, see :mod:`shooter.web.pairing`), and the ``pair`` and ``auth`` commands set the
+  token it holds. This module keeps no list of commands.
 
 Only imported when the web console is enabled.
 """
@@ -24,15 +25,18 @@ import asyncio
 import socket
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.typedefs import Handler
 
-from ..errors import CommandError
+from ..access import Caller, Link
 from ..i18n import CATALOGUE_DIR, LANGUAGES
 from ..lograte import LogRate
-from ..protocol import MAX_LINE_BYTES, dumps, error_reply, parse, reply, reply_name
+from ..protocol import MAX_LINE_BYTES, dumps
 from .connections import (
     CONNECTIONS,
     FD_RESERVE,
@@ -45,10 +49,12 @@ from .connections import (
     loop_problems,
 )
 from .options import document
-from .pairing import HOLD, WINDOW, device_kind, device_name
+from .pairing import device_kind
+
+if TYPE_CHECKING:
+    from ..controller import Controller
 
 STATIC = Path(__file__).parent / "static"
-READ_ONLY = ("status", "help", "version")
 MAX_CONNECTIONS = 16
 SOCKETS_PER_ADDRESS = 4   # WebSockets from one client address (a phone with a few tabs): no one holds every slot
 SEND_QUEUE = 500          # JSON frames waiting for a slow socket before it is dropped
@@ -80,7 +86,7 @@ def host_names(listen: str) -> set[str]:
     return names
 
 
-def own_host(host: str, names: set[str], local: tuple | None) -> bool:
+def own_host(host: str, names: set[str], local: tuple[Any, ...] | None) -> bool:
     """The Host header names this machine (DNS rebinding: a foreign name that resolves here carries its own Host,
     and its Origin matches that Host) and, if it gives a port, the port it was reached on.
 
@@ -98,7 +104,7 @@ def own_host(host: str, names: set[str], local: tuple | None) -> bool:
     return (name in names or name == address) and port in (None, local[1])
 
 
-def without_labels(status: dict) -> dict:
+def without_labels(status: dict[str, Any]) -> dict[str, Any]:
     """A status reply for an unpaired socket: the paired browsers by id only, the requests by number."""
     pairing = dict(status["pairing"], paired=[{"id": p["id"]} for p in status["pairing"]["paired"]],
                    requests=[{"request": r["request"], "seconds": r["seconds"]}
@@ -106,27 +112,24 @@ def without_labels(status: dict) -> dict:
     return dict(status, pairing=pairing)
 
 
-class Socket:
-    """One WebSocket client: a sink the controller calls on the loop's thread."""
+class Socket(Caller):
+    """One WebSocket client: a sink the controller calls on the loop's thread, and the caller of the lines it
+    sends (the token it holds is set by the ``auth`` and ``pair`` handlers, dropped when it is revoked)."""
 
-    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, label: str, address: str = ""):
+    def __init__(self, ws: web.WebSocketResponse, aio: asyncio.AbstractEventLoop, device: str, address: str = ""):
+        super().__init__(Link.WEB, address=address, device=device)
         self.ws = ws
-        self.label = label       # the kind of device in words (pairing.device_kind), never the raw User-Agent
-        self.address = address   # the client's address: pairing requests and sockets are limited per address
-        self.token_id: int | None = None
         self._aio = aio
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.alive = True
         self.posted = 0      # lines handed to the control loop (written on aiohttp's thread only)
         self.answered = 0    # lines the control loop has done (written on the loop's thread only)
-        self._closing: asyncio.Future | None = None  # held: the event loop keeps only a weak reference to a task
+        self._closing: asyncio.Future[bool] | None = None  # held: the event loop keeps a task by a weak reference
 
-    def __call__(self, obj: dict) -> None:
+    def __call__(self, obj: dict[str, Any]) -> None:
         """From the loop's thread: hand the frame to aiohttp's loop, never block."""
         if not self.alive:
             return
-        if obj.get("event") == "pair-granted":  # the button paired this socket
-            self.token_id = obj["id"]
         if self.token_id is None and obj.get("reply") == "status" and "pairing" in obj:
             obj = without_labels(obj)  # a watcher learns how many are paired, not whose phones
         try:
@@ -161,10 +164,13 @@ class WebConsole:
     request's headers and as long idle between requests (see :mod:`shooter.web.connections`).
     Behind a reverse proxy every phone comes from the proxy's address: raise the per-address caps there."""
 
-    def __init__(self, controller, *, post: Callable, host: str = "127.0.0.1", port: int = 8080,
+    def __init__(self, controller: Controller, *, post: Callable[[Callable[[], None]], object],
+                 host: str = "127.0.0.1", port: int = 8080,
                  max_connections: int = MAX_CONNECTIONS, sockets_per_address: int = SOCKETS_PER_ADDRESS,
                  connections: int = CONNECTIONS, per_address: int = PER_ADDRESS, fd_reserve: int = FD_RESERVE,
-                 idle_timeout: float = IDLE_TIMEOUT, log: Callable[[str], None] = lambda m: None):
+                 idle_timeout: float = IDLE_TIMEOUT, log: Callable[[str], None] = lambda m: None) -> None:
+        if controller.pairing is None:
+            raise ValueError("the web console needs the controller's pairing (App.start_web sets it)")
         self._controller = controller
         self._pairing = controller.pairing
         self._pairing.on_revoke = self._revoked
@@ -197,7 +203,7 @@ class WebConsole:
         return app
 
     @web.middleware
-    async def _headers(self, request, handler):
+    async def _headers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Every response carries the security headers: the refusals (403, 404, 405, 503) too."""
         local = request.transport.get_extra_info("sockname") if request.transport is not None else None
         if not own_host(request.host, self._names, local[:2] if local else None):
@@ -211,19 +217,19 @@ class WebConsole:
             response.headers.update(SECURITY_HEADERS)
         return response
 
-    async def _index(self, request):
+    async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
 
-    async def _catalogue(self, request):
+    async def _catalogue(self, request: web.Request) -> web.FileResponse:
         lang = request.match_info["lang"]
         if lang not in LANGUAGES:
             raise web.HTTPNotFound(text=f"no catalogue {lang!r}; there are {', '.join(LANGUAGES)}")
         return web.FileResponse(CATALOGUE_DIR / f"{lang}.json")
 
-    async def _table_options(self, request):
+    async def _table_options(self, request: web.Request) -> web.Response:
         return web.Response(text=self._options, content_type="application/json")
 
-    async def _websocket(self, request):
+    async def _websocket(self, request: web.Request) -> web.WebSocketResponse:
         origin = request.headers.get("Origin")
         if origin is not None and not same_origin(origin, request.host):
             raise web.HTTPForbidden(text=f"origin {origin} may not use this shooter's console")
@@ -249,14 +255,14 @@ class WebConsole:
                 if msg.type != WSMsgType.TEXT:
                     continue
                 if sock.posted - sock.answered >= IN_FLIGHT:  # a flood: it may not starve the loop
-                    self._log(f"uno-shooter: web console: a socket ({sock.label or 'no name'}) sent more than "
+                    self._log(f"uno-shooter: web console: a socket ({sock.device or 'no name'}) sent more than "
                               f"{IN_FLIGHT} lines without waiting for their replies; closed")
                     await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=b"too many lines in flight")
                     break
                 sock.posted += 1
                 # one command line per text frame, under the line rules of every console: a line
                 # break inside the frame is a control character, refused with one error reply
-                self._post(lambda text=msg.data: self._line(sock, text))
+                self._post(partial(self._line, sock, msg.data))
         finally:
             self._sockets.discard(sock)
             sock.alive = False
@@ -279,54 +285,15 @@ class WebConsole:
     def _revoked(self, token_id: int) -> None:
         for sock in self._open:
             if sock.token_id == token_id:
-                sock.token_id = None
+                sock.holds(None)  # it may only watch from now on
 
     def _line(self, sock: Socket, raw: str) -> None:
-        """One command line from a socket (counted as answered once done)."""
+        """One command line from a socket, carried out for it (the socket is the caller: the command table says
+        what it may do); counted as answered once done."""
         try:
-            self._serve_line(sock, raw)
+            self._controller.handle_line(raw, sock, sock)
         finally:
             sock.answered += 1
-
-    def _serve_line(self, sock: Socket, raw: str) -> None:
-        """Pairing lines here, the rest to the controller if allowed."""
-        try:
-            line = parse(raw)
-        except CommandError as error:
-            if self._pairing.valid(sock.token_id):
-                self._controller.handle_line(raw, sock)  # it answers the parse error
-            else:  # the line rules' own answer: it says nothing of the shooter
-                sock(error_reply(reply_name(raw), error))
-            return
-        if line is None:
-            return
-        try:
-            if line.words == ["pair"]:
-                self._pair(sock, line.options)
-            elif line.words == ["auth"] and set(line.options) == {"token"}:
-                token_id = self._pairing.check(line.options["token"])
-                if token_id is None:
-                    raise CommandError("not-paired", "this token is unknown or was revoked; pair again")
-                sock.token_id = token_id
-                sock(reply("auth", id=token_id))
-            elif line.name in READ_ONLY or self._pairing.valid(sock.token_id):
-                self._controller.handle_line(raw, sock)
-            else:
-                raise CommandError("not-paired", NOT_PAIRED)
-        except CommandError as error:
-            sock(error_reply(line.name, error))
-
-    def _pair(self, sock: Socket, options: dict[str, str]) -> None:
-        """``pair [name=...]``: a request of this socket (limited per address); every console is told who asks."""
-        if set(options) - {"name"}:
-            raise CommandError("bad-argument", "usage: pair [name=NAME] (the name this phone is shown by)")
-        name = device_name(options["name"]) if "name" in options else None
-        req = self._pairing.request(sock, address=sock.address, device=sock.label, name=name)
-        sock(reply("pair", seconds=WINDOW, request=req.number, hold=HOLD))
-        # the people at the table see that someone asked (and who) before anyone says yes
-        self._controller.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device,
-                                            "name": req.name, "request": req.number,
-                                            "waiting": self._pairing.waiting_count})
 
     # ---- its own thread ----
     def start(self) -> None:
@@ -334,7 +301,7 @@ class WebConsole:
         ready = threading.Event()
         failure: list[BaseException] = []
 
-        def run():
+        def run() -> None:
             aio = asyncio.new_event_loop()
             self._aio = aio
             asyncio.set_event_loop(aio)
@@ -371,6 +338,3 @@ class WebConsole:
             self._aio.call_soon_threadsafe(self._aio.stop)
             self._thread.join(5.0)
 
-
-NOT_PAIRED = ("this browser may only watch: pair it (press the shooter's button when asked) "
-              "to send commands")

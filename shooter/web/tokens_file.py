@@ -13,7 +13,7 @@ controller): then it is one more than the highest id.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import StateFileError
 
@@ -22,18 +22,26 @@ LABEL_LENGTH = 64         # a label as pairing gives it ("<name> (<device kind>)
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
+class Token(TypedDict):
+    """A paired browser as kept: its id, its token's SHA-256 (hex; never the token) and how it was shown."""
+
+    id: int
+    hash: str
+    label: str
+
+
 def _whole(value: object, lo: int) -> bool:
     return type(value) is int and lo <= value <= MAX_ID
 
 
-def tokens_from_dict(data: dict[str, Any]) -> tuple[list[dict], int]:
+def tokens_from_dict(data: dict[str, Any]) -> tuple[list[Token], int]:
     """The tokens (``{"id", "hash", "label"}`` each) and the next id; a StateFileError naming the field."""
     if not isinstance(data, dict) or not {"tokens"} <= set(data) <= {"tokens", "next_id"}:
         keys = sorted(map(str, data)) if isinstance(data, dict) else []
         raise StateFileError(f"Saved pairings: must be an object of tokens (and next_id), not of {keys[:4]}.")
     if not isinstance(data["tokens"], list):
         raise StateFileError("Saved pairings: tokens must be a list.")
-    tokens: list[dict] = []
+    tokens: list[Token] = []
     for i, token in enumerate(data["tokens"]):
         if not isinstance(token, dict) or not {"id", "hash"} <= set(token) <= {"id", "hash", "label"}:
             raise StateFileError(f"Saved pairings: tokens[{i}] must be an object of id, hash and label.")
@@ -47,7 +55,7 @@ def tokens_from_dict(data: dict[str, Any]) -> tuple[list[dict], int]:
                                  f"characters.")
         if any(t["id"] == token["id"] for t in tokens):
             raise StateFileError(f"Saved pairings: tokens[{i}].id {token['id']} is given twice.")
-        tokens.append({"id": token["id"], "hash": token["hash"], "label": label})
+        tokens.append(Token(id=token["id"], hash=token["hash"], label=label))
     after_max = max((t["id"] for t in tokens), default=0) + 1
     next_id = data.get("next_id", after_max)
     if not _whole(next_id, 0):
