@@ -439,8 +439,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         up = None if side is None else SIDE("side", side)
         who = None if seat is None else self._seat(seat, "seat")
         held = None if hand is None else whole(0, MAX_CARDS)("hand", hand)
+        shot = self.interrupted
+        counts = shot is not None and who is not None and held is not None and cards_to_count(g, shot, who, held) > 0
         events = self._run("set", "correct_hand", current=now, direction=way, side=up, seat=who,
-                           hand=held, announce=self.phase == "play")
+                           hand=held, announce=self.phase == "play" and not counts)  # (counted: it announces)
         if self.interrupted is not None and who == self.interrupted["seat"]:
             self.interrupted = None  # the table confirmed the hand (resume.py)
         return events
