@@ -122,11 +122,15 @@ class App:
             store.probe()
         except OSError as exc:  # InstallError (a permission error) is not an OSError: it stops the start
             self._in_memory(store, f"{store.directory} cannot be written ({exc.strerror or exc})")
+        counting = self.hw.exit_sensor is not None   # an exact game is resumed only with the sensor
         table = store.load_or_set_aside(
-            lambda state: Table.from_dict(state, rng=rng), log=self.log, fresh="started without a game",
-            stuck=lambda why: self._in_memory(store, why))
+            lambda state: Table.from_dict(state, rng=rng, counting=counting), log=self.log,
+            fresh="started without a game", stuck=lambda why: self._in_memory(store, why))
         if table is not None:
-            self.log(f"uno-shooter: resumed the game saved in {store.path}")
+            shot = table.interrupted
+            self.log(f"uno-shooter: resumed the game saved in {store.path}" + ("" if shot is None else (
+                f"; a shot of {shot['planned']} cards to seat {shot['seat']} ({shot['reason']}) was cut short "
+                f"by the stop: confirm the hand (set seat={shot['seat']} hand=N) or press to finish it")))
             return table
         return Table(options=options, rng=rng)
 

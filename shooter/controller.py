@@ -108,6 +108,8 @@ class Controller:
         self.events.add(sink)
         if self.storage is not None:  # each console learns at once that nothing is being saved
             sink({"event": "storage", "t": stamp(self.clock.now()), **self.storage})
+        if self.table.interrupted is not None:  # and of a shot cut short by a stop, until the table resolves it
+            sink({"event": "interrupted", "t": stamp(self.clock.now()), **self.table.interrupted})
 
     def remove_sink(self, sink: Sink) -> None:
         self.events.remove(sink)
@@ -283,7 +285,19 @@ class Controller:
     def serve_dealt(self) -> None:
         """Shoot the dealer's own entries (the deal, the first card) without a press."""
         if self.table.dealt_next() and not self.shot_in_flight():
-            self.launcher.enqueue(self._exact_shot())
+            self._shoot_exact(self._exact_shot())
+
+    def _shoot_exact(self, shot: Shot) -> None:
+        """A shot of the counting dealer without a command (the deal, the next burst of a long entry): the
+        table records it and the record is saved, so a stop before its count is reported on resume."""
+        self._record(shot)
+        self.launcher.enqueue(shot)
+        self._save()
+
+    def _record(self, shot: Shot) -> None:
+        """The table records the counting dealer's shot, to be saved before its cards are counted."""
+        assert shot.seat is not None, "an exact shot is for the seat the table owes it to"
+        self.table.shot_out(shot.seat, shot.reason, shot.planned)
 
     def exact_press(self, source: str, serve: Callable[[], list[Event]]) -> Reply:
         """A press (or `draw`) in an exact variant: the head of the owed queue in full, or the draw."""
@@ -303,6 +317,7 @@ class Controller:
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":
             self.emit("press", source=source, seat=shot.seat, reason=shot.reason)
+        self._record(shot)   # saved with the press
         self.changed(events, shot)
         return {"seat": shot.seat, "reason": shot.reason, "cards": due[2]}
 
@@ -315,6 +330,7 @@ class Controller:
         except CommandError as error:
             # the cards are out but are no entry's (a bug in the table): said, never a fault that strands the game
             self.emit("uncounted", seat=shot.seat, cards=shot.ejected, reason=shot.reason, message=error.message)
+            self._save()   # the shot is over (its record cleared), counted or not
             return
         head_now = self.table.game.head if self.table.game is not None else None
         if shot.interrupted or self.shot_in_flight():
@@ -322,7 +338,7 @@ class Controller:
         if self.table.dealt_next():
             self.serve_dealt()
         elif head_now is not None and head_now is head and head.cards and head.served:
-            self.launcher.enqueue(self._exact_shot())  # the rest of a long draw: the next burst
+            self._shoot_exact(self._exact_shot())  # the rest of a long draw: the next burst
 
     def _shot_done(self, shot: Shot) -> None:
         """The launcher's one callback (declared at its construction): a shot is over."""

@@ -464,8 +464,10 @@ def test_extreme_refuses_the_exact_commands(line):
     assert replies[-1]["ok"] is False and replies[-1]["error"] in ("bad-argument", "wrong-phase")
 
 
-def test_D_SENSOR_a_saved_exact_game_is_kept_aside_at_the_next_start(tmp_path):
+def test_D_SENSOR_a_saved_exact_game_is_resumed_with_the_sensor_and_kept_aside_without_it(tmp_path):
     run_console(["game new players=3 variant=classic", "round start"], state_dir=tmp_path)
     out = run_console(["status"], state_dir=tmp_path)
+    assert [o for o in out if "reply" in o][-1]["game"]["hands"] == {"1": 7, "2": 7, "3": 7}
+    out = run_console(["status"], state_dir=tmp_path, exit_sensor=False)
     assert [o for o in out if "reply" in o][-1]["game"] is None
-    assert any(p.name != "state.json" for p in tmp_path.iterdir())
+    assert [p.name for p in tmp_path.glob("game.json.bad-*")]

@@ -813,11 +813,12 @@ def test_extreme_games_have_no_hands_and_refuse_the_exact_commands():
     refused(t.pass_turn, "bad-argument")
 
 
-def test_D_SENSOR_a_saved_exact_game_is_not_resumed():
+def test_D_SENSOR_a_saved_exact_game_is_resumed_only_with_the_sensor():
     from shooter.errors import StateFileError
     t = table("classic")
-    with pytest.raises(StateFileError, match="not resumed"):
-        Table.from_dict(t.to_dict())
+    assert Table.from_dict(t.to_dict()).status() == t.status()
+    with pytest.raises(StateFileError, match="card-exit sensor, and none is configured"):
+        Table.from_dict(t.to_dict(), counting=False)
 
 
 def test_D_DRAW_pass_can_be_undone_but_a_draw_cannot():

@@ -62,7 +62,7 @@ def test_50000_fuzzed_lines_over_tcp():
 
 def test_200_sigkills_resume_from_the_last_answered_command(tmp_path):
     from tests.test_persistence import GAME, _kill_runs
-    kills, ahead, unanswered, resumed = _kill_runs(200, tmp_path, seed=2)   # asserts no answered command is lost
+    kills, ahead, unanswered, resumed, _ = _kill_runs(200, tmp_path, seed=2)   # asserts no answered command is lost
     record(runners.FaultResult("SIGKILL at random points", 200, kills, 0,
                                {"killed before the reply": unanswered, "saved but unanswered": ahead,
                                 "restarts that resumed a saved game": len(resumed)}))

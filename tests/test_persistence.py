@@ -87,20 +87,35 @@ def _timed(proc, line: str, took: list[float]) -> dict:
     return reply
 
 
-def _kill_runs(n: int, tmp_path: Path, seed: int):
+def _cut_short(game: dict | None) -> bool:
+    """A counting dealer's game stopped while its shots were coming out (after a command's reply, or while
+    the deal or a long entry went on): a shot reported interrupted, or the dealer's own entry or one served
+    in part still at the head. What the table then does is press: the shooter finishes the entry."""
+    if game is None or game["variant"] == "extreme":
+        return False
+    head = game["owed"]
+    return game["interrupted"] is not None or (head is not None and (head["reason"] in ("deal", "first")
+                                                                     or head["served"] > 0))
+
+
+def _kill_runs(n: int, tmp_path: Path, seed: int, script: list[str] = GAME):
     """Feed the scripted game to the real CLI, SIGKILL it at random points, restart, and check that
     the resumed game is the one after the last answered command (or, if the kill fell between the
     save and the reply, the one after the command in flight: never an answered command lost). Each run first
-    names the seats (answered): the next start must find exactly those names."""
-    expected = game_states(GAME)
+    names the seats (answered): the next start must find exactly those names. A counting dealer's game
+    killed while its shots were coming out is finished with a press first (``_cut_short``): then it must be
+    that game. Returns (kills, saved but unanswered, killed before the reply, lines after which a saved game
+    was resumed, restarts that found shots cut short)."""
+    expected = game_states(script)
     rng = random.Random(seed)
     cmd = [sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--clock", "virtual",
            "--seed", "5", "--state-dir", str(tmp_path)]
-    done = 0          # lines of GAME answered so far
+    done = 0          # lines of the script answered so far
     ahead = 0         # restarts that found the in-flight command saved but unanswered
     unanswered = 0    # kills that came before the last line's reply
     kills = 0
-    resumed = set()   # lines of GAME after which a restart found the game saved and checked it
+    resumed = set()   # lines of the script after which a restart found the game saved and checked it
+    cut_short = 0     # restarts that found a counting dealer's shots cut short (and finished them)
     names: dict[int, str] = {}   # the seat names the last run was answered
     while kills < n:
         proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -109,13 +124,17 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
         # the names as this start read them (the same loader; a bad file would be said in the log)
         assert SavedNames.restore(tmp_path, writable=False, log=pytest.fail)[1] == names, f"names lost after {kills}"
         want = expected[done - 1] if done else None
+        if status["game"] != want and _cut_short(status["game"]):
+            assert _timed(proc, "press", took)["ok"], f"the cut-short shot after {done} lines not finished"
+            status = _timed(proc, "status", took)
+            cut_short += 1
         if status["game"] != want:
-            assert done < len(GAME) and status["game"] == expected[done], f"lost state after {done} lines"
+            assert done < len(script) and status["game"] == expected[done], f"lost state after {done} lines"
             done += 1   # the in-flight command had been saved, not yet answered
             ahead += 1
         if status["game"] is not None:
             resumed.add(done)
-        if done >= len(GAME):
+        if done >= len(script):
             done = 0
             for p in tmp_path.iterdir():
                 p.unlink()
@@ -125,11 +144,11 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
             continue
         assert _timed(proc, f"names seats=Ann{kills},-,Cy", took)["ok"]
         names = {1: f"Ann{kills}", 3: "Cy"}
-        stop_after = rng.randint(done, len(GAME) - 1)
+        stop_after = rng.randint(done, len(script) - 1)
         while done < stop_after:
-            _timed(proc, GAME[done], took)
+            _timed(proc, script[done], took)
             done += 1
-        proc.stdin.write(GAME[done].encode() + b"\n")
+        proc.stdin.write(script[done].encode() + b"\n")
         proc.stdin.flush()
         # kill while the last line is (perhaps) still being carried out: wait for output a random
         # fraction of up to twice the longest round trip this process took, so kills land before, during and
@@ -144,21 +163,30 @@ def _kill_runs(n: int, tmp_path: Path, seed: int):
         else:
             unanswered += 1
         kills += 1
-    return kills, ahead, unanswered, resumed
+    return kills, ahead, unanswered, resumed, cut_short
 
 
 def test_sigkill_at_random_points_resumes_from_the_last_answered_command(tmp_path):
     n = int(os.environ.get("UNO_KILL_RUNS", "12"))
-    _, _, _, resumed = _kill_runs(n, tmp_path, seed=1)
+    _, _, _, resumed, _ = _kill_runs(n, tmp_path, seed=1)
     # the restarts really resumed games (each checked against the expected state), at many points
     assert len(resumed) >= min(n, 12) // 4, f"saved games found after lines {sorted(resumed)} only"
 
 
 @pytest.mark.slow
 def test_200_sigkills_at_random_points_each_resume_from_the_last_answered_command(tmp_path):
-    kills, ahead, unanswered, resumed = _kill_runs(200, tmp_path, seed=2)
+    kills, ahead, unanswered, resumed, _ = _kill_runs(200, tmp_path, seed=2)
     print(f"200 kills: {unanswered} before the last line's reply, {ahead} restarts found it saved")
     assert kills == 200 and unanswered > 0 and len(resumed) >= len(GAME) // 2
+
+
+@pytest.mark.parametrize("edition", ["classic", "all-wild", "flip"])
+def test_sigkill_at_random_points_of_a_counting_dealer_s_game_resumes_from_the_last_answered_command(
+        tmp_path, edition):
+    from tests.test_resume import EXACT_GAMES
+    n = int(os.environ.get("UNO_KILL_RUNS", "4"))
+    kills, _, _, resumed, _ = _kill_runs(n, tmp_path, seed=3, script=EXACT_GAMES[edition])
+    assert kills == n and resumed, "no restart found a saved game"
 
 
 def test_a_failed_save_is_announced_and_the_command_still_counts(tmp_path, mocker):

@@ -44,7 +44,7 @@ def test_to_dict_round_trips_through_json(make):
 
 def test_to_dict_names_its_format_and_version():
     data = Table().to_dict()
-    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 1, None)
+    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 2, None)
 
 
 def test_a_restored_table_plays_on_like_the_original():
@@ -87,7 +87,9 @@ def corrupt(path, value, *more):
 
 BAD = {
     "wrong format": (("format",), "something/else"),
-    "wrong version": (("version",), 2),
+    "a newer version": (("version",), 3),
+    "no version": (("version",), KeyError),
+    "version as text": (("version",), "2"),
     "unknown top field": (("extra",), 1),
     "missing history": (("history",), KeyError),
     "bad option": (("options", "blank_as"), "joker"),
@@ -113,7 +115,15 @@ BAD = {
     "bad history command": (("history", 0, "command"), "press"),
     "corrupt history game": (("history", 0, "game", "players"), 1),
     "bad undo blocker": (("undo_blocker",), "sometimes"),
-    "nested last play": (("history", -1, "game", "last_play", "before", "last_play"), {"seat": 1, "before": {}}),
+    "nested last play": (("history", -1, "game", "extreme", "last_play", "before", "extreme", "last_play"),
+                         {"seat": 1, "before": {}}),
+    "the other family's part": (("game", "exact"), {}),
+    "an exact field at the top": (("game", "hands"), {"1": 7}),
+    "family part not an object": (("game", "extreme"), None),
+    "family part missing a field": (("game", "extreme", "edition"), KeyError),
+    "an exact entry in an extreme queue": (("game", "queue", 0, "cards"), 2, ("game", "queue", 0, "served"), 0),
+    "shot without an exact game": (("shot",), {"seat": 1, "reason": "hit2", "planned": 2, "counted": 0,
+                                               "hand": 0}),
 }
 
 
@@ -150,15 +160,15 @@ def exact_snapshot_with_a_challenge():
     t = table("classic", players=4)
     t.play("wild-draw-four")
     data = snapshot(t.game, t.phase)
-    assert data["challenge"] == {"seat": 3, "by": 2, "card": "wild-draw-four"}
+    assert data["exact"]["challenge"] == {"seat": 3, "by": 2, "card": "wild-draw-four"}
     return data
 
 
 def test_a_saved_uno_windows_list_holding_null_is_refused():
     # was loaded as a window of None, which crashed the next command that moved the windows
     data = exact_snapshot_with_a_challenge()
-    data["uno_windows"] = [None]
-    with pytest.raises(StateFileError, match=r"game\.uno_window"):
+    data["exact"]["uno_windows"] = [None]
+    with pytest.raises(StateFileError, match=r"game\.exact\.uno_window"):
         load_snapshot(data)
 
 
@@ -166,8 +176,8 @@ def test_a_saved_uno_windows_list_holding_null_is_refused():
 def test_a_saved_challenge_names_seats_of_the_table(field, value):
     # was loaded unchecked: an upheld challenge then owed cards to seat 9 of a 4-seat table
     data = exact_snapshot_with_a_challenge()
-    data["challenge"][field] = value
-    with pytest.raises(StateFileError, match=rf"game\.challenge\.{field}"):
+    data["exact"]["challenge"][field] = value
+    with pytest.raises(StateFileError, match=rf"game\.exact\.challenge\.{field}"):
         load_snapshot(data)
 
 

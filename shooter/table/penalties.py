@@ -30,7 +30,7 @@ from typing import Any
 
 from .base import Snapshot, TableBase
 from .cards import PENALTY_PRESSES
-from .state import PENALTY_REASONS, GameState, Owed, load_snapshot
+from .state import PENALTY_REASONS, GameState, Owed, load_snapshot, without_last_play
 
 
 class PenaltyRules(TableBase):
@@ -67,7 +67,7 @@ class PenaltyRules(TableBase):
         if trigger == "play_card":
             assert before is not None, "a play (an undoable command) comes with the snapshot before it"
             played = was.current_seat
-            g.last_play = {"seat": played, "before": {**before, "last_play": None}}  # one level only
+            g.last_play = {"seat": played, "before": without_last_play(before)}  # one level only
             # the window opens for the card's player (not for a last card: nothing left to call for),
             # replacing the one before; a call made ahead covers it
             g.uno_window = None if args["last"] else {"seat": played, "called": ahead == played}

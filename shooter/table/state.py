@@ -11,7 +11,7 @@ message naming the field and the problem.
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, NotRequired, TypedDict, cast
 
@@ -87,6 +87,18 @@ class RoundRow(TypedDict):
     winner: int
     points: dict[str, int]
     out: NotRequired[list[int]]
+
+
+class ShotOut(TypedDict):
+    """An exact shot the shooter was serving and had not counted yet (``Table.shot``, ``Table.interrupted``):
+    for the head entry of ``seat`` owed for ``reason``, ``planned`` cards; ``counted``: the cards counted to that
+    entry before it, ``hand``: the seat's count then (both as saved)."""
+
+    seat: int
+    reason: str
+    planned: int
+    counted: int
+    hand: int
 
 
 @dataclass
@@ -245,10 +257,11 @@ class GameState:
         return twin
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data (seat keys as strings)."""
+        """Plain JSON data (seat keys as strings): what every game has, and under its rules family's name
+        (:data:`FAMILIES`) that family's own part."""
+        family = family_of(self)
         return {
             "players": self.players,
-            "edition": self.edition,
             "scoring": self.scoring,
             "limit": self.limit,
             "dealer": self.dealer,
@@ -260,23 +273,58 @@ class GameState:
             "out": list(self.out),
             "uno_window": dict(self.uno_window) if self.uno_window else None,
             "uno_ahead": self.uno_ahead,
-            "last_play": self.last_play,
             "going_out": self.going_out,
             "round_winner": self.round_winner,
             "winner": self.winner,
             "reports": {str(s): p for s, p in self.reports.items()},
             "first": self.first,
             "variant": self.variant,
-            "start": self.start,
-            "side": self.side,
-            "hands": None if self.hands is None else {str(s): n for s, n in self.hands.items()},
-            "drawn": self.drawn,
-            "challenge": dict(self.challenge) if self.challenge else None,
-            "uno_windows": [dict(w) for w in self.uno_windows],
-            "uno_penalty": self.uno_penalty,
-            "deck": self.deck,
             "rounds": score_sheet(self.rounds),
+            family: FAMILIES[family].dump(self),
         }
+
+
+def family_of(game: GameState) -> str:
+    """The rules family the game plays by, the key of its own part in a snapshot (:data:`FAMILIES`)."""
+    return "exact" if game.exact else "extreme"
+
+
+def _extreme_part(game: GameState) -> dict[str, Any]:
+    return {"edition": game.edition, "last_play": game.last_play}
+
+
+def _exact_part(game: GameState) -> dict[str, Any]:
+    return {
+        "start": game.start,
+        "side": game.side,
+        "hands": None if game.hands is None else {str(s): n for s, n in game.hands.items()},
+        "drawn": game.drawn,
+        "challenge": dict(game.challenge) if game.challenge else None,
+        "uno_windows": [dict(w) for w in game.uno_windows],
+        "uno_penalty": game.uno_penalty,
+        "deck": game.deck,
+    }
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one rules family keeps its own part of a game: ``dump`` writes it, the snapshot loader's
+    method named ``load`` checks and reads it back (``fields``: its keys, exactly)."""
+
+    fields: frozenset[str]
+    dump: Callable[[GameState], dict[str, Any]]
+    load: str
+
+
+# Each rules family keeps its own fields, under its name in the snapshot: the Extreme family its deck edition and
+# the play a wrong-card penalty may take back; the counting dealer's (classic, All Wild, Flip) its first-card rule,
+# the side up, the counted hands, the draw of this turn, a challenge, its Uno windows and penalty, the deck's count.
+# A game of the one family carries the other's defaults in memory, never in the file.
+FAMILIES: dict[str, Family] = {
+    "extreme": Family(frozenset({"edition", "last_play"}), _extreme_part, "extreme_part"),
+    "exact": Family(frozenset({"start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
+                               "deck"}), _exact_part, "exact_part"),
+}
 
 
 DEALER_REASONS = ("deal", "first")  # the dealer's own shots: served without a press, ahead of everything
@@ -314,9 +362,15 @@ def snapshot(game: GameState, phase: str) -> Snapshot:
     """A self-contained copy of the game and its phase (for undo and saving)."""
     data = game.to_dict()
     data["phase"] = phase
-    if data["last_play"] is not None:
-        data["last_play"] = copy.deepcopy(data["last_play"])  # holds a snapshot (one level deep)
+    extreme = data.get("extreme")
+    if extreme is not None and extreme["last_play"] is not None:
+        extreme["last_play"] = copy.deepcopy(extreme["last_play"])  # holds a snapshot (one level deep)
     return data
+
+
+def without_last_play(data: Snapshot) -> Snapshot:
+    """An Extreme game's snapshot with no last play of its own: a last play keeps one level only."""
+    return {**data, "extreme": {**data["extreme"], "last_play": None}}
 
 
 def load_snapshot(data: object, where: str = "game", nested: bool = False) -> tuple[GameState, str]:
@@ -327,11 +381,9 @@ def load_snapshot(data: object, where: str = "game", nested: bool = False) -> tu
 class _Loader:
     """Field-by-field checks of a snapshot, with messages that name the field."""
 
-    KEYS = set(GameState.__dataclass_fields__) | {"phase"}
-    # fields added with the exact variants: a state saved before them loads with their defaults
-    OPTIONAL = frozenset({"variant", "start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
-                          "deck"})
-    ADDED = frozenset({"rounds"})  # the score sheet: a state saved before it loads with an empty one
+    # what every game has (its family's own part is under the family's name, FAMILIES)
+    KEYS = (set(GameState.__dataclass_fields__) - {f for family in FAMILIES.values() for f in family.fields}) | {
+        "phase"}
 
     def __init__(self, where: str):
         self.where = where
@@ -371,54 +423,62 @@ class _Loader:
     def load(self, data: object, nested: bool) -> tuple[GameState, str]:
         if not isinstance(data, dict):
             raise StateFileError(f"Saved table state: {self.where} is not an object.")
-        missing, unknown = self.KEYS - self.OPTIONAL - self.ADDED - set(data), set(data) - self.KEYS
+        variant = self.choice(data, "variant", VARIANTS) if "variant" in data else None
+        game = GameState(players=2, variant=variant or "extreme")
+        family = family_of(game)   # the one part of its own a game of this variant has
+        keys = self.KEYS | {family}
+        missing, unknown = keys - set(data), set(data) - keys
         if missing or unknown:
             key = sorted(missing or unknown)[0]
-            self.fail(key, "is missing" if missing else "is not a field of the table state")
+            self.fail(key, "is missing" if missing else f"is not a field of a {game.variant} game's state")
         players = self.whole(data, "players", MIN_SEATS, MAX_SEATS)
         def seat(key: str) -> int | None:
             return self.whole_or_none(data, key, 1, players)
 
         game = GameState(
             players=players,
-            edition=self.choice(data, "edition", EDITIONS),
             scoring=self.choice(data, "scoring", SCORINGS),
             limit=self.whole(data, "limit", 1, MAX_LIMIT),
             dealer=self.whole(data, "dealer", 1, players),
             round=self.whole(data, "round", 1, MAX_TOTAL),
             current=seat("current"),
             direction=self.choice(data, "direction", DIRECTIONS),
-            queue=self.queue(data["queue"], players),
+            queue=self.queue(data["queue"], players, exact=game.exact),
             totals=self.seat_map(data, "totals", players, all_seats=True),
             out=self.out(data["out"], players),
             uno_window=None if data["uno_window"] is None else self.window(data["uno_window"], players),
             uno_ahead=seat("uno_ahead"),
-            last_play=None,
             going_out=seat("going_out"),
             round_winner=seat("round_winner"),
             winner=seat("winner"),
             reports=self.seat_map(data, "reports", players, all_seats=False),
             first=self.choice_or_none(data, "first", (*CARDS, *EXACT_CARDS)),
+            variant=game.variant,
         )
-        self.exact_fields(game, {**GameState(players=players).to_dict(), **data}, players)
+        part = data[family]
+        if not isinstance(part, dict) or set(part) != FAMILIES[family].fields:
+            self.fail(family, f"must be an object with {', '.join(sorted(FAMILIES[family].fields))}")
+        getattr(_Loader(f"{self.where}.{family}"), FAMILIES[family].load)(game, part, nested)
         phase = self.choice(data, "phase", GAME_PHASES)
-        game.rounds = self.rounds(data.get("rounds", []), game, phase)
-        game.last_play = self.last_play(data["last_play"], nested)
+        game.rounds = self.rounds(data["rounds"], game, phase)
         self.consistent(game, phase)
         return game, phase
 
-    def exact_fields(self, game: GameState, data: dict[str, Any], players: int) -> None:
-        """The exact variants' fields (defaults where a saved state lacks them)."""
-        game.variant = self.choice(data, "variant", VARIANTS)
-        game.derive_from_variant()
+    def extreme_part(self, game: GameState, data: dict[str, Any], nested: bool) -> None:
+        """The Extreme family's own fields: the deck edition, the play a wrong-card penalty takes back."""
+        game.edition = self.choice(data, "edition", EDITIONS)
+        game.last_play = self.last_play(data["last_play"], nested)
+
+    def exact_part(self, game: GameState, data: dict[str, Any], nested: bool) -> None:
+        """The counting dealer's own fields (classic, All Wild, Flip)."""
+        players = game.players
         game.start = self.choice_or_none(data, "start", START_RULES)
         game.side = self.choice_or_none(data, "side", SIDES)
-        if data["hands"] is not None:
-            hands = data["hands"]
-            if not isinstance(hands, dict) or set(hands) != {str(s) for s in range(1, players + 1)} or any(
-                    type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
-                self.fail("hands", f"must map the seats 1..{players} (as strings) to card counts")
-            game.hands = {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
+        hands = data["hands"]
+        if not isinstance(hands, dict) or set(hands) != {str(s) for s in range(1, players + 1)} or any(
+                type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
+            self.fail("hands", f"must map the seats 1..{players} (as strings) to card counts")
+        game.hands = {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
         game.drawn = self.whole_or_none(data, "drawn", 1, players)
         challenge = data["challenge"]
         if challenge is not None and (not isinstance(challenge, dict) or set(challenge) != {"seat", "by", "card"}
@@ -435,8 +495,6 @@ class _Loader:
         game.uno_windows = [self.window(w, players) for w in windows]
         game.uno_penalty = self.whole(data, "uno_penalty", 2, 4)
         game.deck = self.whole_or_none(data, "deck", 0, MAX_CARDS)
-        if game.exact != (game.hands is not None):
-            self.fail("hands", "must be given exactly in the exact variants")
 
     def rounds(self, value: object, game: GameState, phase: str) -> list[RoundRow]:
         """The score sheet: rows of settled rounds, oldest first, none after the current round (and none
@@ -466,15 +524,15 @@ class _Loader:
             rows.append(row)
         return rows
 
-    def queue(self, value: object, players: int) -> list[Owed]:
+    def queue(self, value: object, players: int, exact: bool) -> list[Owed]:
+        """The owed queue; the counting dealer's entries (exact) also name their cards and those served."""
         if not isinstance(value, list):
             self.fail("queue", "must be a list")
         entries = []
+        keys = {"seat", "presses", "reason", "by", *(("cards", "served") if exact else ())}
         for i, item in enumerate(value):
-            keys = {"seat", "presses", "reason", "by"}
-            exact = isinstance(item, dict) and set(item) == keys | {"cards", "served"}
-            if not isinstance(item, dict) or (set(item) != keys and not exact):
-                self.fail(f"queue[{i}]", "must be an object with seat, presses, reason and by")
+            if not isinstance(item, dict) or set(item) != keys:
+                self.fail(f"queue[{i}]", f"must be an object with {', '.join(sorted(keys))}")
             sub = _Loader(f"{self.where}.queue[{i}]")
             entries.append(
                 Owed(

@@ -51,8 +51,9 @@ from .machine import build_machine
 from .options import RuleOptions
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS, table_from_dict, table_to_dict
+from .resume import cards_to_count, shot_record, still_owed
 from .scoring import ScoringRules, reporters
-from .state import MAX_CARDS, GameState, Snapshot, count_problem, load_snapshot, score_sheet, snapshot
+from .state import MAX_CARDS, GameState, ShotOut, Snapshot, count_problem, load_snapshot, score_sheet, snapshot
 from .turns import TurnRules
 
 # D-SCORE: the scorings each variant allows: all of them in Uno Extreme; winner and lowest in classic and
@@ -131,6 +132,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.history = []  # [{"command": name, "game": snapshot before it}]
         self.undo_blocker = None  # "press" or "deal" (UNDO_BLOCKED) once its cards cleared the history
         self.shooting = False  # exact variants: an accepted press's shot is out, not yet counted (count_shot)
+        self.shot: ShotOut | None = None  # exact variants: the shot out now, saved until counted (resume.py)
+        self.interrupted: ShotOut | None = None  # one that was out when the controller stopped (resume.py)
         self._events = []
         self.machine = build_machine(self, "none")
 
@@ -364,6 +367,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                 raise CommandError("already-drawn", f"Seat {g.current} drew already; play that card or pass.")
         events = self._run(None, "serve_exact_press", forget="press")
         self.shooting = True  # the head is being shot: nothing goes ahead of it until count_shot
+        self.interrupted = None  # the shooter finishes the interrupted entry (resume.py)
         return events
 
     def draw(self, seat: object = None) -> list[Event]:
@@ -435,8 +439,13 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         up = None if side is None else SIDE("side", side)
         who = None if seat is None else self._seat(seat, "seat")
         held = None if hand is None else whole(0, MAX_CARDS)("hand", hand)
-        return self._run("set", "correct_hand", current=now, direction=way, side=up, seat=who,
-                         hand=held, announce=self.phase == "play")
+        shot = self.interrupted
+        counts = shot is not None and who is not None and held is not None and cards_to_count(g, shot, who, held) > 0
+        events = self._run("set", "correct_hand", current=now, direction=way, side=up, seat=who,
+                           hand=held, announce=self.phase == "play" and not counts)  # (counted: it announces)
+        if self.interrupted is not None and who == self.interrupted["seat"]:
+            self.interrupted = None  # the table confirmed the hand (resume.py)
+        return events
 
     def _apply_hand_count(self, current: int | None, direction: str | None, side: str | None, seat: int | None,
                           hand: int | None) -> None:
@@ -450,6 +459,10 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             g.side = side
         if seat is not None:
             assert hand is not None, "set seat= is validated with its hand="
+            shot = self.interrupted
+            counted = 0 if shot is None else cards_to_count(g, shot, seat, hand)
+            if shot is not None and counted:
+                self._count_shot(shot["planned"], counted)  # the interrupted shot's cards the hand shows
             g.counted[seat] = hand
 
     def count_shot(self, planned: int, ejected: int | None, seat: int | None = None,
@@ -458,6 +471,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         of `seat` and `reason` (the head when it was shot; not checked when not given). Cards for an entry
         that is not the head are refused (``bad-count``), never credited to another entry."""
         self.shooting = False
+        self.shot = None
         game = self.game
         if game is None or not game.exact or not self.machine.may("count_shot", self.phase):
             return []
@@ -544,6 +558,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             "drawn": g.drawn, "uno_windows": [dict(w) for w in g.uno_windows],
             "challenge": dict(g.challenge) if g.challenge else None,
             "rounds": score_sheet(g.rounds),
+            "interrupted": None if self.interrupted is None else dict(self.interrupted),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -551,9 +566,16 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         return table_to_dict(self)
 
     @classmethod
-    def from_dict(cls, data: object, rng: random.Random | None = None) -> Table:
-        """Rebuild a table from `to_dict` data; raises StateFileError for foreign or corrupt data."""
-        return table_from_dict(cls, data, rng)
+    def from_dict(cls, data: object, rng: random.Random | None = None, counting: bool = True) -> Table:
+        """Rebuild a table from `to_dict` data (of this version or an earlier one); raises StateFileError for
+        foreign or corrupt data. `counting`: the shooter has the card-exit sensor (exact games need it)."""
+        return table_from_dict(cls, data, rng, counting)
+
+    def shot_out(self, seat: int, reason: str, planned: int) -> None:
+        """Exact variants: the shooter starts a shot of `planned` cards for the head entry (of `seat`, owed for
+        `reason`); recorded, and saved with the table, until :meth:`count_shot` (resume.py)."""
+        assert self.game is not None, "an exact shot is for a game"
+        self.shot = shot_record(self.game, seat, reason, planned)
 
     # --- plumbing -------------------------------------------------------------
     def _snapshot(self) -> Snapshot | None:
@@ -604,6 +626,8 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.game = rollback  # the copy, untouched by the trigger: the game as it was
             self.machine.set_state("none" if rollback is None else phase)
             raise
+        if self.interrupted is not None and not still_owed(self.game, self.interrupted):
+            self.interrupted = None  # nothing left to resolve (resume.py)
         if forget:
             self.history, self.undo_blocker = [], (None if forget == "game" else forget)
         elif command is not None:
@@ -620,6 +644,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def _set_up_game(self, game: GameState) -> None:
         self.game = game
         self.shooting = False  # a shot of the game before is no shot of this one
+        self.shot = self.interrupted = None
 
     def _need(self, trigger: str, doing: str) -> GameState:
         """The game, if `trigger` is valid in the current phase; else no-game / wrong-phase."""
