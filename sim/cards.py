@@ -36,12 +36,13 @@ class Card:
         return f"<{what} #{self.serial}>"
 
 
-def make_deck(counts: dict[str, int]) -> list[Card]:
-    """A deck from ``{face: count}``; numbers get values 1..9 in turn, coloured faces the four colours."""
+def make_deck(counts: dict[str, int], wilds=WILD_FACES) -> list[Card]:
+    """A deck from ``{face: count}``; numbers get values 1..9 in turn, coloured faces (not in ``wilds``, the
+    faces the edition's record prints without a colour) the four colours."""
     deck: list[Card] = []
     for face, count in counts.items():
         for i in range(count):
-            if face in WILD_FACES:
+            if face in wilds:
                 deck.append(Card(face))
             elif face == "number":
                 # 72 = 4 colours x 9 values x 2

@@ -10,7 +10,9 @@ they work on (:attr:`TableBase._game`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from shooter.editions.records import Edition
 
 from .options import RuleOptions
 from .state import GameState
@@ -29,6 +31,26 @@ UNDO_BLOCKED = {
 }
 
 
+def began_turn(was: GameState) -> bool:
+    """Whether a press (or any command) in the game as it `was` is the next player beginning: a draw press, or a
+    press by the seat whose turn it is now (the victim paying for its lost turn, the player up paying a penalty of
+    its own), whatever the card did to the turn order; other seats' penalty presses are not a turn. (The Uno
+    windows of every family close on it.)"""
+    head = was.queue[0] if was.queue else None  # (was.head, without a call: a press comes here)
+    return head is None or head.by == was.seat_up()
+
+
+class Family(Protocol):
+    """What the table's plumbing asks of its rules family (``families.py`` has the families)."""
+
+    name: str
+
+    def move_windows(self, table: Any, trigger: str, was: GameState | None, before: Snapshot | None,
+                     args: dict[str, Any]) -> None: ...
+
+    def count_problem(self, game: GameState) -> tuple[str, str] | None: ...
+
+
 class TableBase:
     """The attributes of a Table (set in ``Table.__init__``) and the rules its mixins share."""
 
@@ -39,7 +61,9 @@ class TableBase:
     history: list[dict[str, Any]]  # [{"command": name, "game": snapshot before it}]
     undo_blocker: str | None  # a key of UNDO_BLOCKED once a command whose cards are out cleared the history
     shooting: bool  # exact variants: an accepted press's shot is out and not yet counted (count_shot)
-    machine: TableMachine
+    machine: TableMachine  # the phase machine of the game's rules family (machine.FAMILY_TRANSITIONS)
+    family: Family  # the game's rules family, chosen when the game starts (Table._choose_family)
+    record: Edition  # the game's edition (shooter.editions): its deck, sides and rules
     _events: list[Event]
 
     @property

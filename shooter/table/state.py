@@ -15,6 +15,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, NotRequired, TypedDict, cast
 
+from shooter.editions.records import COUNTING, COUNTING_CARDS, COUNTING_TURN_REASONS, family_of
 from shooter.errors import StateFileError
 
 from .args import (
@@ -32,13 +33,12 @@ from .args import (
     WINNER,
 )
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
-from .editions import ALL_WILD, CLASSIC, DRAW, FLIP_DARK, FLIP_LIGHT, WILD_DRAW
 
 MAX_TOTAL = 10_000_000
 GAME_PHASES = ("deal", "first", "play", "scoring", "over")
 PENALTY_REASONS = tuple(PENALTY_PRESSES)
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
-EXACT_CARDS = tuple(sorted({*CLASSIC, *ALL_WILD, *FLIP_LIGHT, *FLIP_DARK}))
+EXACT_CARDS = COUNTING_CARDS  # every registered counting deck's card names (a live view of the registry)
 # exact variants: the reasons an entry is owed for (besides a draw card's name); "draw" is a press's
 # 1-card draw, owed from the press until the exit sensor counted it
 EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge", "draw")
@@ -46,10 +46,8 @@ MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
-# The same in the exact variants: a draw card's entry at its victim (named by the card, of any side: an entry
-# outlives a flip) and the first card's `start`; a targeted draw's target keeps its turn.
-EXACT_TURN_REASONS = frozenset({"start", *(c.name for table in (CLASSIC, ALL_WILD, FLIP_LIGHT, FLIP_DARK)
-                                           for c in table.values() if c.effect in (DRAW, WILD_DRAW))})
+# The same in the exact variants: a draw card's entry at its victim and the first card's `start` (the registry's).
+EXACT_TURN_REASONS = COUNTING_TURN_REASONS
 
 Snapshot = dict[str, Any]  # snapshot(): the GameState fields and "phase", as JSON data
 
@@ -159,7 +157,7 @@ class GameState:
 
         ``exact``: an exact variant, the shooter counts every card (editions.py). A plain attribute, not a
         field (it is not saved) nor a property: the controller asks it several times a press."""
-        self.exact: bool = self.variant != "extreme"
+        self.exact: bool = family_of(self.variant) == COUNTING
 
     @property
     def counted(self) -> dict[int, int]:
