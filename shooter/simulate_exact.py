@@ -27,7 +27,7 @@ from .table.args import DEFAULT_LIMIT
 class ExactGameResult(GameResult):
     """A game of an exact variant: the GameResult (its JSON line unchanged) plus what the summary reads."""
 
-    variant: str = "classic"
+    variant: str = ""  # the counting edition played (always given)
     # every `shot` event of the game, in order: (reason, planned, ejected, interrupted or None)
     shots: list = field(default_factory=list, repr=False)
 

@@ -132,10 +132,11 @@ def test_a_pads_targeted_cards_are_those_the_table_refuses_without_a_target(key)
 def test_every_option_and_every_pad_card_has_a_message_in_every_language():
     for lang in LANGUAGES:
         m = Messages(lang)
-        for kind, values in (("variant", DOC["variants"]), ("scoring", DOC["scorings"]), ("start", DOC["starts"])):
+        for kind, values in (("scoring", DOC["scorings"]), ("start", DOC["starts"])):
             for value in values:
                 assert m.has(f"{kind}.{value}"), (lang, kind, value)
+        for variant in DOC["variants"]:  # the box's name and its cards' names: the edition records'
+            assert DOC["boxes"][variant]["names"][lang].strip(), (lang, variant)
         for key, pad in DOC["pads"].items():
-            prefix = "card." if key in args.EDITIONS else f"card.{key.removesuffix('-light').removesuffix('-dark')}."
             for card in pad["cards"]:
-                assert m.has(prefix + card), (lang, key, card)
+                assert pad["names"][lang][card].strip(), (lang, key, card)

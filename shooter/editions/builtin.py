@@ -62,7 +62,7 @@ def _extreme(edition: str, reverses: int, hit4s: int, blanks: int) -> Edition:
                    SCORINGS, _EXTREME_NAMES)
 
 
-EXTREME_2016 = register(_extreme("2016", reverses=4, hit4s=1, blanks=3))
+EXTREME_2016 = register(_extreme("2016", reverses=4, hit4s=1, blanks=3))  # the default (records.DEFAULT_*)
 EXTREME_2010 = register(_extreme("2010", reverses=8, hit4s=0, blanks=0))
 
 # --- classic Uno (CL-*): 112 cards (2018/2022 sheets) ---------------------------------------------------

@@ -28,6 +28,9 @@ from shooter.errors import CommandError
 WINNER, LOWEST, ELIMINATION = "winner", "lowest", "elimination"
 SCORINGS = (WINNER, LOWEST, ELIMINATION)
 
+# The game a table plays when `game new` names no variant: the first record registered (builtin.py) is this.
+DEFAULT_VARIANT, DEFAULT_EDITION = "extreme", "2016"
+
 # The rules families (shooter/table/families.py carries each out).
 EXTREME = "extreme"  # presses are owed and served; the table counts no card
 COUNTING = "counting"  # the shooter as a counting dealer: every card is counted (docs/rules.md "exact")

@@ -15,7 +15,14 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, NotRequired, TypedDict, cast
 
-from shooter.editions.records import COUNTING, COUNTING_CARDS, COUNTING_TURN_REASONS, family_of
+from shooter.editions.records import (
+    COUNTING,
+    COUNTING_CARDS,
+    COUNTING_TURN_REASONS,
+    DEFAULT_EDITION,
+    DEFAULT_VARIANT,
+    family_of,
+)
 from shooter.errors import StateFileError
 
 from .args import (
@@ -117,7 +124,7 @@ class GameState:
     """One game at the table. Seats are 1..players, clockwise."""
 
     players: int
-    edition: str = "2016"
+    edition: str = DEFAULT_EDITION
     scoring: str = WINNER
     limit: int = DEFAULT_LIMIT
     dealer: int = 1
@@ -136,7 +143,7 @@ class GameState:
     reports: dict[int, int] = field(default_factory=dict)  # hand points reported this round
     first: str | None = None  # the card turned up at round start
     # --- the exact variants (editions.py, exact.py); extreme keeps the defaults ---
-    variant: str = "extreme"
+    variant: str = DEFAULT_VARIANT
     start: str | None = None  # classic's first-card rule (`start=`)
     side: str | None = None  # flip: the side up
     hands: dict[int, int] | None = None  # cards in each hand, as counted
