@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from sim.cards import DARK_COLOURS, make_cards, make_flip_deck
+from sim.cards import COLOURS, DARK_COLOURS, make_cards, make_flip_deck
 from sim.exact_bots import DeckFacts, ExactBotTable
 
 from .app import App
@@ -64,13 +64,14 @@ def real_deck(variant: str, rng: random.Random) -> list:
     """The edition's physical cards (a two-sided deck: two-sided cards)."""
     record = lookup(variant)
     first, *others = record.sides
-    light = make_cards(_faces(record, first.name), dict(first.digits), wild_faces(variant, first.name))
+    light = make_cards(_faces(record, first.name), dict(first.digits), wild_faces(variant, first.name),
+                       colours=COLOURS[:record.colours])
     if len(light) != record.deck_size:
         raise ValueError(f"a {variant} deck of {len(light)} cards, not {record.deck_size}")
     if not others:
         return light
     dark = make_cards(_faces(record, others[0].name), dict(others[0].digits), wild_faces(variant, others[0].name),
-                      colours=DARK_COLOURS)
+                      colours=DARK_COLOURS[:record.colours])
     return make_flip_deck(light, dark, rng)
 
 
@@ -85,7 +86,8 @@ def deck_facts(variant: str) -> DeckFacts:
                      turns_up_first=record.first_card != IGNORED, back_to_deck=record.first_void,
                      wild_draws=frozenset(n for n, c in cards.items() if c.challengeable),
                      targeted=having(*AIMED_EFFECTS), swaps=having(SWAP), shuffles=having(SHUFFLE), flips=having(FLIP),
-                     colour_free=all(c.wild for c in cards.values() if c.name != NUMBER) and not record.side().digits)
+                     colour_free=all(c.wild for c in cards.values() if c.name != NUMBER) and not record.side().digits,
+                     colours=record.colours)
 
 
 class _Table:

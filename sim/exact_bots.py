@@ -38,6 +38,7 @@ class DeckFacts:
     shuffles: frozenset[str] = frozenset()  # every hand pooled and dealt again
     flips: frozenset[str] = frozenset()  # the side changes; the colour stays the card's
     colour_free: bool = field(default=False)  # no card has a colour: any card may be played (All Wild)
+    colours: int = 4  # how many colours the deck's cards come in (the first of COLOURS / DARK_COLOURS)
 
 
 class ExactBotTable(CardsAtTable):
@@ -72,7 +73,7 @@ class ExactBotTable(CardsAtTable):
 
     @property
     def colours(self):
-        return DARK_COLOURS if self.side == "dark" else COLOURS
+        return (DARK_COLOURS if self.side == "dark" else COLOURS)[:self.facts.colours]
 
     def check_cards(self) -> None:
         """magazine + slot + hands + pile + laid aside = the deck, every card once."""

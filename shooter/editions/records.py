@@ -106,6 +106,7 @@ class Edition:
     scorings: tuple[str, ...]  # D-SCORE: the scorings it allows, the first the default
     names: Mapping[str, Mapping[str, str]]  # per language: "" -> the box's name, card -> its printed name
     deck_size: int = 112
+    colours: int = 4  # the colours its coloured cards come in
     hand_size: int = 7  # dealt to each seat (counting family)
     first_card: str = TURNED_UP  # counting family: TURNED_UP or IGNORED
     start_rules: tuple[str, ...] = ()  # game new start= (classic: redraw, apply); none: the first card applies

@@ -5,9 +5,9 @@ pads. Where each comes from:
 
 - ``seats``, ``scorings``, ``limit``, ``give``: :mod:`shooter.table.args`;
 - ``variants``, ``editions``, ``starts``, ``variant_scorings`` and ``boxes``: the edition records
-  (:mod:`shooter.editions`): per variant its family, its editions, its start rules, its sides, whether the
-  shooter counts its cards (``counting``), the name printed on its box per language and which pad plays it
-  (``pads``: per edition, or per side, the key of its pad);
+  (:mod:`shooter.editions`): per variant its family, the hand each seat is dealt, its editions, its start
+  rules, its sides, whether the shooter counts its cards (``counting``), the name printed on its box per
+  language and which pad plays it (``pads``: per edition, or per side, the key of its pad);
 - ``name_length``: :data:`shooter.seat_names.MAX_LENGTH`; ``languages``: :data:`shooter.i18n.LANGUAGES`;
 - ``pads``: per pad (each side of each edition's deck) its ``cards`` in the pad's order (the record's), its
   ``digits`` (the faces of its number cards), the cards that are ``targeted`` (the player taps a seat: their
@@ -62,7 +62,7 @@ def boxes() -> dict[str, dict[str, Any]]:
         by = ({r.edition or "": pad_key(r, r.sides[0]) for r in kin} if first.edition is not None
               else {s.name or "": pad_key(first, s) for s in first.sides})
         out[variant] = {
-            "family": first.family, "counting": first.counting,
+            "family": first.family, "counting": first.counting, "hand": first.hand_size,
             "editions": [r.edition for r in kin if r.edition is not None],
             "starts": list(first.start_rules), "sides": list(first.side_names),
             "names": {lang: names[""] for lang, names in first.names.items() if "" in names},

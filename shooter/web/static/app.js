@@ -453,7 +453,7 @@ function renderDeal(game) {
   const first = game.phase === "first";
   const dealing = first && !!game.owed;  // the deal and the dealer's card are still being shot
   $("deal-text").textContent = t(dealing ? "phase.dealing" : first ? "phase.first"
-                                 : exact(game) ? "phase.deal_exact" : "phase.deal");
+                                 : exact(game) ? "phase.deal_exact" : "phase.deal", {n: box(game).hand});
   $("first-row").hidden = exact(game) && (!first || dealing);
   $("start-round").hidden = first;
   $("start-round").textContent = t(exact(game) ? "btn.deal" : "btn.start_round");
