@@ -80,6 +80,3 @@ class TableBase:
         def _announce(self, old_head: Event | None) -> None: ...  # TurnRules
 
         def _next_dealer(self) -> int: ...  # TurnRules
-
-        def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None,
-                                began: bool, seat: int | None) -> None: ...  # ExactRules

@@ -1,9 +1,11 @@
 """The cards of Uno Extreme, as far as the table rules care about them.
 
-:data:`CARDS` is the one place that holds docs/rules.md's card table: for every card
-name how many the 2016 and 2010 decks hold, the points it scores and its
-effect on the turn (the effects themselves are carried out in ``turns.py``). Everything else (play effects, hand points,
-sanity checks of reported hands) reads this table.
+:data:`CARDS` is the Extreme family's cards as the rules see them: for every card name
+the points it scores and its effect on the turn (carried out in ``turns.py``); how many
+of it each edition's deck holds is that edition's record's (:mod:`shooter.editions`,
+docs/rules.md's card table), and :meth:`Card.count` of an edition no record holds is an
+error, never another edition's counts. Everything else (play effects, hand points,
+sanity checks of reported hands) reads these.
 
 Card names are the protocol's (docs/protocol.md "Cards"): ``number`` (or a digit
 ``1``..``9``), ``skip``, ``reverse``, ``hit2``, ``hit4``, ``discard-all``,
