@@ -10,6 +10,7 @@ they work on (:attr:`TableBase._game`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from shooter.editions.records import Edition
@@ -44,11 +45,8 @@ class Family(Protocol):
     """What the table's plumbing asks of its rules family (``families.py`` has the families)."""
 
     name: str
-
-    def move_windows(self, table: Any, trigger: str, was: GameState | None, before: Snapshot | None,
-                     args: dict[str, Any]) -> None: ...
-
-    def count_problem(self, game: GameState) -> tuple[str, str] | None: ...
+    windows: str  # the rule method that moves the family's rule windows after every command
+    counts: bool  # every command is checked to leave the card counts sound (state.count_problem)
 
 
 class TableBase:
@@ -64,6 +62,7 @@ class TableBase:
     machine: TableMachine  # the phase machine of the game's rules family (machine.FAMILY_TRANSITIONS)
     family: Family  # the game's rules family, chosen when the game starts (Table._choose_family)
     record: Edition  # the game's edition (shooter.editions): its deck, sides and rules
+    _windows: Callable[[str, GameState | None, Snapshot | None, dict[str, Any]], None]  # family.windows, bound
     _events: list[Event]
 
     @property

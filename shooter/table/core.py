@@ -20,7 +20,7 @@ from .exact import ExactRules
 from .penalties import PenaltyRules
 from .persist import UNDO_LEVELS
 from .scoring import ScoringRules
-from .state import GameState, Snapshot, load_snapshot, snapshot
+from .state import GameState, Snapshot, count_problem, load_snapshot, snapshot
 from .turns import TurnRules
 
 
@@ -62,14 +62,14 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         `command` names the undo level to push (None: not undoable); `forget`
         clears the undo history instead: "game", or what ``undo`` then names as the reason
         (a key of UNDO_BLOCKED: "press", "deal"). After the trigger the rule windows move as the
-        command (its trigger and its arguments) says (the family's ``move_windows``, the one place).
+        command (its trigger and its arguments) says (the family's ``windows`` rule, the one place).
 
         Rolling back needs only a copy of the game (``GameState.clone``, or ``rollback_copy``: an
         Extreme press copies only what it changes in place, ``GameState.press_copy``); the snapshot of the game
         before (JSON data, for the undo level and a play's ``last_play``) is made from that copy,
         after the trigger and only for an undoable command: a press makes none.
         """
-        game, phase, family = self.game, self.phase, self.family
+        game, phase = self.game, self.phase
         rollback = None if game is None else rollback_copy(game)
         old_head = game.head.public() if announce and game and game.head else None
         self._events = []
@@ -78,18 +78,18 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             self.machine.trigger(trigger, **kwargs)
             if command is not None and rollback is not None:
                 before = snapshot(rollback, phase)
-            self.family.move_windows(self, trigger, rollback, before, kwargs)
+            self._windows(trigger, rollback, before, kwargs)
             if announce:
                 self._announce(old_head)
             if finish:
                 finish()
-            broken = None if self.game is None else self.family.count_problem(self.game)
-            if broken:  # a rule's bug must not reach the shooter or the state file: refused, rolled back
-                raise CommandError("bad-count", f"Refused, nothing changed: {broken[1]}.")
+            if self.family.counts and self.game is not None:
+                broken = count_problem(self.game)
+                if broken:  # a rule's bug must not reach the shooter or the state file: refused, rolled back
+                    raise CommandError("bad-count", f"Refused, nothing changed: {broken[1]}.")
         except BaseException:
             self.game = rollback  # the copy, untouched by the trigger: the game as it was
-            if self.family is not family:
-                self._choose_family()
+            self._choose_family()  # (a new game's family goes with it)
             self.machine.set_state("none" if rollback is None else phase)
             raise
         if forget:
@@ -102,7 +102,8 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """Pull ``end_round`` (after a command in phase play) unless its first condition,
         ``_someone_went_out``, already says no: then the trigger would do nothing, so a draw press
         or an ordinary play does not pull it at all. The trigger still asks both its conditions."""
-        if self.game is not None and self._someone_went_out():
+        game = self.game  # (_someone_went_out asked without its call: every press comes here)
+        if game is not None and game.going_out is not None:
             self.end_round()
 
     def _set_up_game(self, game: GameState) -> None:

@@ -17,7 +17,6 @@ not take it either, else ``bad-argument`` naming the variant.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from shooter.editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, records
 from shooter.errors import CommandError
@@ -29,7 +28,7 @@ from .core import TableCore
 from .editions import exact_hand_points, parse_deck_card
 from .exact import DEALT
 from .machine import FAMILY_TRANSITIONS
-from .state import MAX_CARDS, GameState, Snapshot, count_problem
+from .state import MAX_CARDS, GameState
 
 
 def _may(family: str, trigger: str, phase: str) -> bool:
@@ -56,12 +55,8 @@ class RulesFamily:
             return CommandError("wrong-phase", f"Cannot {doing} in phase {t.phase}.")
         return CommandError("bad-argument", f"variant {g.variant} cannot {doing} this way.")
 
-    def move_windows(self, t: TableCore, trigger: str, was: GameState | None, before: Snapshot | None,
-                     args: dict[str, Any]) -> None:
-        raise NotImplementedError
-
-    def count_problem(self, game: GameState) -> tuple[str, str] | None:
-        return None
+    windows: str  # the rule method (of the table) that moves the family's rule windows after every command
+    counts = False  # every command is checked to leave the card counts sound (state.count_problem)
 
     # every family's commands (each family carries them out its own way)
     def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
@@ -123,10 +118,7 @@ class ExtremeFamily(RulesFamily):
     """Uno Extreme: the F-*, C-*, T-*, P-*, E-* rules (turns.py, penalties.py)."""
 
     name, other = EXTREME, COUNTING
-
-    def move_windows(self, t: TableCore, trigger: str, was: GameState | None, before: Snapshot | None,
-                     args: dict[str, Any]) -> None:
-        t._move_windows(trigger, was, before, args)
+    windows = "_move_windows"  # PenaltyRules: the Uno window, the call ahead, the wrong card
 
     def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
         g = t._need("begin_round", "start a round")
@@ -204,13 +196,8 @@ class CountingFamily(RulesFamily):
     """The counting dealer: the D-* rules and the edition's own (CL-*, AW-*, FL-*; exact.py)."""
 
     name, other = COUNTING, EXTREME
-
-    def move_windows(self, t: TableCore, trigger: str, was: GameState | None, before: Snapshot | None,
-                     args: dict[str, Any]) -> None:
-        t._move_counting_windows(trigger, was, before, args)
-
-    def count_problem(self, game: GameState) -> tuple[str, str] | None:
-        return count_problem(game)
+    windows = "_move_counting_windows"  # ExactRules: the Uno windows of the hand counts
+    counts = True
 
     def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
         g = t._need("begin_round", "start a round")

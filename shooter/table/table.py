@@ -106,6 +106,7 @@ class Table(TableCore):
                 if self.__dict__.get(trigger) is not None and not callable(getattr(type(self), trigger, None)):
                     del self.__dict__[trigger]
         self.machine = machine
+        self._windows = getattr(self, self.family.windows)
 
     # --- commands ---------------------------------------------------------------
     def new_game(self, players: object, dealer: object = None, edition: object = None, scoring: object = WINNER,
