@@ -80,8 +80,9 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
                 return replies[0]
 
             record = lookup(variant, edition)
-            deck = make_deck(deck_counts(edition), wilds={n for n, c in record.side().cards.items() if c.wild})
-            bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"),
+            wilds = {n for n, c in record.side().cards.items() if c.wild}
+            deck = make_deck(deck_counts(edition), wilds=wilds)
+            bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"), wilds=wilds,
                             **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit, edition=edition)
             shots = [e for e in events if e["event"] == "shot"]
