@@ -166,7 +166,8 @@ def test_every_edition_scores_in_every_scoring_it_allows(record, scoring):
     t = round_to_scoring(record, scoring)
     most = MOST[record.key]
     assert record.deck_points() == most
-    # score: 0 up to the most a hand of this deck holds (exact_deck_points / deck_points), not one more
+    # score: 0 up to the most a hand of this deck holds (Edition.deck_points, the bound Table.score
+    # checks in every family), not one more
     refused(lambda: t.score(1, most + 1), "bad-argument")
     hand = [f"{d}" for d in sorted(record.side(t.game.side).digits)[:2]] or ["skip"]
     t.hand(1, hand)

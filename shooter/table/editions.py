@@ -4,7 +4,7 @@ that family in :mod:`shooter.editions`), as the rules read them.
 Each edition's card table is its record's (per card name how many the deck holds, the points it scores, its
 effect, carried out in ``exact.py``, and for a draw card how many cards it deals: ``cards``; ``None``: until
 the colour); Flip has one table per side. Here are the look-ups everything else goes through: a card name as
-typed, the points of a reported hand, the most a hand can score.
+typed, the points of a reported hand (the most a hand can score is the record's ``deck_points``).
 
 Card names are typed lower case and hyphenated; numbers as digits (``number`` also accepted in ``play``); an
 edition may drop a prefix every card carries (All Wild's ``wild-``).
@@ -20,8 +20,8 @@ from shooter.errors import CommandError
 
 from .cards import count_hand
 
-__all__ = ["ALL_WILD", "CLASSIC", "FLIP_DARK", "FLIP_LIGHT", "DeckCard", "deck", "digits", "exact_deck_points",
-           "exact_hand_points", "parse_deck_card", "record_of"]
+__all__ = ["ALL_WILD", "CLASSIC", "FLIP_DARK", "FLIP_LIGHT", "DeckCard", "deck", "digits", "exact_hand_points",
+           "parse_deck_card", "record_of"]
 
 # The built-in decks' tables by their old names (tests and the docs' tables read them).
 CLASSIC = builtin.CLASSIC.side().cards
@@ -76,8 +76,3 @@ def exact_hand_points(cards: list[str], variant: str | Edition, side: str | None
     return count_hand((parse_deck_card(text, record, side) for text in cards), deck=record.variant,
                       copies=lambda name, face: record.copies(name, face, side),
                       points=lambda name: table[name].points)
-
-
-def exact_deck_points(variant: str | Edition) -> int:
-    """The most points a hand of this edition can score (bounds `score`)."""
-    return record_of(variant).deck_points()
