@@ -87,8 +87,10 @@ def main() -> None:
             text = mermaid(text, "## The state machine", launcher_diagram())
             text = beep_rows(text)
         if path.name == "rules.md":
+            from shooter.editions import COUNTING
             from shooter.table import table_diagram
             text = mermaid(text, "## The table's state machine", table_diagram())
+            text = mermaid(text, "## The counting family's state machine", table_diagram(COUNTING))
         if text != original:
             path.write_text(text)
             print(f"updated {path.relative_to(DOCS.parent)}")

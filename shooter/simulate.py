@@ -15,6 +15,7 @@ from sim.bots import BotTable
 
 from .app import App
 from .config import Config, parse_config
+from .editions.records import default, lookup
 from .errors import ConfigError
 from .table import CARDS
 from .table.args import DEFAULT_LIMIT
@@ -49,15 +50,18 @@ def play_games(games: int, **options) -> list[GameResult]:
 
 
 def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = DEFAULT_LIMIT,
-               edition: str = "2016", config: Config | None = None, variant: str = "extreme", **bot_options):
+               edition: str | None = None, config: Config | None = None, variant: str | None = None,
+               **bot_options):
     """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
+    variant = variant or default().variant
+    edition = edition or lookup(variant).edition or default().edition or ""
     base = config or parse_config({})
     if base.hardware.pins.exit_sensor is None:
         # the bots hand each shot's cards to its seat by the count of the exit beam (sim.bots)
         raise ConfigError("pins.exit_sensor = false: `uno-shooter simulate` needs the card-exit sensor, whose "
                           "count tells the bots whose hand each card goes to; leave pins.exit_sensor out to "
                           "simulate (`uno-shooter run --sim --no-exit-sensor` tries the shooter without it)")
-    if variant != "extreme":  # the exact variants' bots (shooter/simulate_exact.py)
+    if lookup(variant).counting:  # the counting family's bots (shooter/simulate_exact.py)
         from .simulate_exact import play_exact_games
         yield from play_exact_games(games, variant=variant, players=players, seed=seed, scoring=scoring,
                                     limit=limit, config=config, **bot_options)
@@ -75,9 +79,11 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
                 app.loop.run_until_quiet()
                 return replies[0]
 
-            deck = make_deck(deck_counts(edition))
+            record = lookup(variant, edition)
+            wilds = {n for n, c in record.side().cards.items() if c.wild}
+            deck = make_deck(deck_counts(edition), wilds=wilds)
             assert app.world is not None  # sim=True: the simulated world
-            bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"),
+            bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"), wilds=wilds,
                             **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit, edition=edition)
             shots = [e for e in events if e["event"] == "shot"]

@@ -1,9 +1,10 @@
 """Whole games of the exact variants (classic, all-wild, flip) played by bots, in virtual time.
 
-The composition root for ``uno-shooter simulate --variant classic|all-wild|flip``: a controller on
-simulated hardware (with the exit sensor), a deck of real cards built from the variant's card table
-(``shooter.table.editions``, so the counts live in one place; All Wild's per-kind counts are unknown, so the
-112 wilds are split as ALL_WILD_SPLIT assumes) and :class:`sim.exact_bots.ExactBotTable` players.
+The composition root for ``uno-shooter simulate --variant classic|all-wild|flip`` (any edition of the counting
+family): a controller on simulated hardware (with the exit sensor), a deck of real cards built from the
+edition's record (:mod:`shooter.editions`, so the counts live in one place; where the sheet gives no per-kind
+counts, as All Wild's, the record's ``assumed_counts``) and :class:`sim.exact_bots.ExactBotTable` players, told
+what they must know of the edition (:class:`sim.exact_bots.DeckFacts`) from the same record.
 """
 
 from __future__ import annotations
@@ -12,21 +13,21 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from sim.cards import DARK_COLOURS, make_cards, make_flip_deck
-from sim.exact_bots import ExactBotTable
+from sim.cards import COLOURS, DARK_COLOURS, make_cards, make_flip_deck
+from sim.exact_bots import DeckFacts, ExactBotTable
 
 from .app import App
 from .config import Config, parse_config
+from .editions.records import AIMED_EFFECTS, FLIP, IGNORED, NUMBER, SHUFFLE, SWAP, Edition, lookup
 from .simulate import GameResult
 from .table.args import DEFAULT_LIMIT
-from .table.editions import COPIES_PER_DIGIT, DECK_SIZE, deck
 
 
 @dataclass
 class ExactGameResult(GameResult):
     """A game of an exact variant: the GameResult (its JSON line unchanged) plus what the summary reads."""
 
-    variant: str = "classic"
+    variant: str = ""  # the counting edition played (always given)
     # every `shot` event of the game, in order: (reason, planned, ejected, interrupted or None)
     shots: list = field(default_factory=list, repr=False)
 
@@ -34,48 +35,59 @@ class ExactGameResult(GameResult):
         return {k: v for k, v in super().json().items() if k not in ("variant", "shots")}
 
 
-# All Wild's sheet gives only the total (112); the bots' deck assumes this split. (An even split of the
-# eight kinds draws about one card per play, so hands never shrink and a round never ends.)
-ALL_WILD_SPLIT = {"wild": 40, "reverse": 12, "skip": 12, "skip-two": 12, "draw-two": 10, "draw-four": 6,
-                  "targeted-draw-two": 10, "forced-swap": 10}
-
-
-def wild_faces(variant: str, side: str = "light") -> set[str]:
-    """Faces without a colour: every All Wild card; the wild and blank cards elsewhere."""
-    names = deck(variant, side)
-    return set(names) if variant == "all-wild" else {n for n in names if n.startswith("wild") or n == "blank"}
+def wild_faces(variant: str, side: str | None = None) -> set[str]:
+    """Faces without a colour (the record's wild cards)."""
+    return {n for n, c in lookup(variant).side(side).cards.items() if c.wild}
 
 
 def card_points(variant: str, name: str, side: str) -> int:
-    """What one card scores, by the variant's table (numbers: their face)."""
+    """What one card scores, by the edition's table (numbers: their face)."""
     if name.isdigit():
         return int(name)
-    points = deck(variant, side)[name].points
+    points = lookup(variant).side(side).cards[name].points
     if points is None:
         raise ValueError(f"the {variant} card table gives no points for {name!r}")
     return points
 
 
-def _faces(variant: str, side: str) -> dict[str, int]:
-    table = {n: c for n, c in deck(variant, side).items() if n != "number"}
-    if variant == "all-wild":
-        return dict(ALL_WILD_SPLIT)
+def _faces(record: Edition, side: str | None) -> dict[str, int]:
+    table = {n: c for n, c in record.side(side).cards.items() if n != NUMBER}
+    if record.assumed_counts:
+        return dict(record.assumed_counts)
     unknown = sorted(n for n, c in table.items() if c.count is None)
     if unknown:
-        raise ValueError(f"the {variant} card table has no count for {', '.join(unknown)}")
+        raise ValueError(f"the {record.variant} card table has no count for {', '.join(unknown)}")
     return {n: c.count for n, c in table.items() if c.count is not None}
 
 
 def real_deck(variant: str, rng: random.Random) -> list:
-    """The variant's 112 physical cards (Flip: two-sided)."""
-    numbers = COPIES_PER_DIGIT[variant]
-    light = make_cards(_faces(variant, "light"), numbers, wild_faces(variant))
-    if len(light) != DECK_SIZE:
-        raise ValueError(f"a {variant} deck of {len(light)} cards, not {DECK_SIZE}")
-    if variant != "flip":
+    """The edition's physical cards (a two-sided deck: two-sided cards)."""
+    record = lookup(variant)
+    first, *others = record.sides
+    light = make_cards(_faces(record, first.name), dict(first.digits), wild_faces(variant, first.name),
+                       colours=COLOURS[:record.colours])
+    if len(light) != record.deck_size:
+        raise ValueError(f"a {variant} deck of {len(light)} cards, not {record.deck_size}")
+    if not others:
         return light
-    dark = make_cards(_faces(variant, "dark"), numbers, wild_faces(variant, "dark"), colours=DARK_COLOURS)
+    dark = make_cards(_faces(record, others[0].name), dict(others[0].digits), wild_faces(variant, others[0].name),
+                      colours=DARK_COLOURS[:record.colours])
     return make_flip_deck(light, dark, rng)
+
+
+def deck_facts(variant: str) -> DeckFacts:
+    """What the bots must know of the edition, from its record."""
+    record = lookup(variant)
+    cards = record.cards()
+
+    def having(*effects: str) -> frozenset[str]:
+        return frozenset(n for n, c in cards.items() if c.effect in effects)
+    return DeckFacts(variant=variant, wilds=frozenset(n for n, c in cards.items() if c.wild),
+                     turns_up_first=record.first_card != IGNORED, back_to_deck=record.first_void,
+                     wild_draws=frozenset(n for n, c in cards.items() if c.challengeable),
+                     targeted=having(*AIMED_EFFECTS), swaps=having(SWAP), shuffles=having(SHUFFLE), flips=having(FLIP),
+                     colour_free=all(c.wild for c in cards.values() if c.name != NUMBER) and not record.side().digits,
+                     colours=record.colours)
 
 
 class _Table:
@@ -103,14 +115,14 @@ def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 
     """Play ``games`` whole games of ``variant``, each with its own seed; returns ExactGameResult objects."""
     results = []
     quiet = replace(config or parse_config({}), sim_cards=0)  # the bots load their own real cards
-    wilds = wild_faces(variant) | wild_faces(variant, "dark")
+    facts = deck_facts(variant)
     for game_seed in range(seed, seed + games):
         with App(quiet, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
             table = _Table(app)
             rng = random.Random(f"bots-{variant}-{game_seed}")
             assert app.world is not None  # sim=True: the simulated world
             bots = ExactBotTable(app.world, table.send, table.events, real_deck(variant, rng), players, rng,
-                                 variant, wilds, partial(card_points, variant), **bot_options)
+                                 facts, partial(card_points, variant), **bot_options)
             game = bots.play_game(scoring=scoring, limit=limit)
             shots = [(e["reason"], e["planned"], e["ejected"], e.get("interrupted"))
                      for e in table.events if e["event"] == "shot"]

@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from html import escape
 
+from .editions.records import lookup
+
 
 @dataclass
 class Summary:
@@ -46,7 +48,7 @@ def summarise(results, profile) -> Summary | ExactSummary:
     """A :class:`Summary` of :class:`~shooter.simulate.GameResult`\\ s played with ``profile``; games of an exact
     variant (:class:`~shooter.simulate_exact.ExactGameResult`, whose shots the profile does not choose) get an
     :class:`ExactSummary`."""
-    if results and all(getattr(r, "variant", "extreme") != "extreme" for r in results):
+    if results and all(getattr(r, "variant", None) is not None and lookup(r.variant).counting for r in results):
         return summarise_exact(results)
     bursts: Counter[int] = Counter()
     blank_runs: Counter[int] = Counter()

@@ -64,8 +64,9 @@ class BotTable(CardsAtTable):
 
     def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list[Card], players: int,
                  rng: random.Random, *, forget_uno: float = 0.3, catch: float = 0.6, wrong_card: float = 0.03,
-                 jam: float = 0.01):
+                 jam: float = 0.01, wilds=WILD_FACES):
         self.world = world
+        self.wilds = frozenset(wilds)  # the faces without a colour (the edition record's, from the composition root)
         self._send = send
         self.events = events              # the controller's events, appended by the runner's sink
         self.deck = deck
@@ -198,7 +199,7 @@ class BotTable(CardsAtTable):
 
     def _playable(self, card: Card) -> bool:
         top = self.pile[-1]
-        return (card.face in WILD_FACES or card.colour == self.colour
+        return (card.face in self.wilds or card.colour == self.colour
                 or (card.face == top.face and (card.face != "number" or card.value == top.value)))
 
     def _turn(self, seat: int) -> None:
@@ -224,7 +225,7 @@ class BotTable(CardsAtTable):
                 self.colour = colour
                 self.stats["wrong cards"] += 1
                 return
-        card = min(choices, key=lambda c: (c.face in WILD_FACES, self.rng.random()))
+        card = min(choices, key=lambda c: (c.face in self.wilds, self.rng.random()))
         self._play(seat, card)
 
     def _play(self, seat: int, card: Card, honest: bool = True) -> None:
@@ -243,7 +244,7 @@ class BotTable(CardsAtTable):
             self.send(f"uno seat={seat}")   # called while putting the card down
             calls = False
         self.send(line)
-        if card.face in WILD_FACES:
+        if card.face in self.wilds:
             held = Counter(c.colour for c in hand if c.colour)
             self.colour = held.most_common(1)[0][0] if held else self.rng.choice(COLOURS)
         else:

@@ -36,12 +36,13 @@ class Card:
         return f"<{what} #{self.serial}>"
 
 
-def make_deck(counts: dict[str, int]) -> list[Card]:
-    """A deck from ``{face: count}``; numbers get values 1..9 in turn, coloured faces the four colours."""
+def make_deck(counts: dict[str, int], wilds=WILD_FACES) -> list[Card]:
+    """A deck from ``{face: count}``; numbers get values 1..9 in turn, coloured faces (not in ``wilds``, the
+    faces the edition's record prints without a colour) the four colours."""
     deck: list[Card] = []
     for face, count in counts.items():
         for i in range(count):
-            if face in WILD_FACES:
+            if face in wilds:
                 deck.append(Card(face))
             elif face == "number":
                 # 72 = 4 colours x 9 values x 2
@@ -57,9 +58,10 @@ DARK_COLOURS = ("pink", "teal", "orange", "purple")  # Uno Flip's dark side
 def make_cards(faces: dict[str, int], numbers: dict[int, int], wilds, colours=COLOURS) -> list[Card]:
     """A deck of one-sided cards: ``numbers`` {value: count} spread over the colours, ``faces`` {face: count},
     coloured unless the face is in ``wilds``."""
-    deck = [Card("number", colours[i % 4], value=value) for value, count in numbers.items() for i in range(count)]
+    n = len(colours)
+    deck = [Card("number", colours[i % n], value=value) for value, count in numbers.items() for i in range(count)]
     for face, count in faces.items():
-        deck += [Card(face) if face in wilds else Card(face, colours[i % 4]) for i in range(count)]
+        deck += [Card(face) if face in wilds else Card(face, colours[i % n]) for i in range(count)]
     return deck
 
 

@@ -16,22 +16,40 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass, field
 
 from .bots import BotError, CardsAtTable, Send
 from .cards import COLOURS, DARK_COLOURS, Card, FlipCard
 from .world import ShooterWorld
 
-DRAWS = {"draw-two", "draw-four", "wild-draw-four", "draw-one", "draw-five", "wild-draw-two", "targeted-draw-two"}
+
+@dataclass(frozen=True)
+class DeckFacts:
+    """What the bots must know of the edition they play, handed over by the composition root from the
+    controller's edition record (the simulator knows what a card looks like, not the rules)."""
+
+    variant: str  # game new variant=
+    wilds: frozenset[str]  # faces without a colour
+    turns_up_first: bool = True  # the dealer turns up a first card (All Wild: no)
+    back_to_deck: frozenset[str] = frozenset()  # void first cards that go back to the deck (Flip's)
+    wild_draws: frozenset[str] = frozenset()  # challengeable wild draw cards: legal only without the colour
+    targeted: frozenset[str] = frozenset()  # played with target=S
+    swaps: frozenset[str] = frozenset()  # hands swap with the target
+    shuffles: frozenset[str] = frozenset()  # every hand pooled and dealt again
+    flips: frozenset[str] = frozenset()  # the side changes; the colour stays the card's
+    colour_free: bool = field(default=False)  # no card has a colour: any card may be played (All Wild)
+    colours: int = 4  # how many colours the deck's cards come in (the first of COLOURS / DARK_COLOURS)
 
 
 class ExactBotTable(CardsAtTable):
     """``players`` bots playing whole games of an exact variant through ``send``."""
 
     def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list, players: int,
-                 rng: random.Random, variant: str, wilds, points, *, forget_uno: float = 0.3, catch: float = 0.6,
+                 rng: random.Random, facts: DeckFacts, points, *, forget_uno: float = 0.3, catch: float = 0.6,
                  cheat: float = 0.15, challenge: float = 0.5, jam: float = 0.01):
         self.world, self._send, self.events, self.deck = world, send, events, deck
-        self.players, self.rng, self.variant, self.wilds = players, rng, variant, set(wilds)
+        self.players, self.rng, self.facts = players, rng, facts
+        self.variant, self.wilds = facts.variant, set(facts.wilds)
         self.points = points  # points(card name, side): what a card scores (the table's card table)
         self.forget_uno, self.catch, self.cheat, self.challenge_chance, self.jam = (
             forget_uno, catch, cheat, challenge, jam)
@@ -55,7 +73,7 @@ class ExactBotTable(CardsAtTable):
 
     @property
     def colours(self):
-        return DARK_COLOURS if self.side == "dark" else COLOURS
+        return (DARK_COLOURS if self.side == "dark" else COLOURS)[:self.facts.colours]
 
     def check_cards(self) -> None:
         """magazine + slot + hands + pile + laid aside = the deck, every card once."""
@@ -187,7 +205,7 @@ class ExactBotTable(CardsAtTable):
         self.send("sim lid close")
         self.send(f"round start cards={len(cards)}")
         self.stats["rounds"] += 1
-        if self.variant != "all-wild":
+        if self.facts.turns_up_first:
             self._turn_up()
         else:
             self.colour = None
@@ -225,7 +243,7 @@ class ExactBotTable(CardsAtTable):
             top = self.pile[-1]
             self.send(f"first {self.name(top)}")
             if self.status()["phase"] == "first":
-                if self.variant == "flip":
+                if self.face(top).face in self.facts.back_to_deck:
                     self.pile.remove(top)
                     self.box.append(top)  # back to the deck (the next refill)
                 self.stats["void first cards"] += 1
@@ -246,7 +264,7 @@ class ExactBotTable(CardsAtTable):
         self.stats["owed presses"] += 1
 
     def _playable(self, card) -> bool:
-        if self.variant == "all-wild":
+        if self.facts.colour_free:
             return True
         face, top = self.face(card), self.face(self.pile[-1])
         return (face.face in self.wilds or face.colour == self.colour
@@ -275,17 +293,16 @@ class ExactBotTable(CardsAtTable):
             self._press(f"draw seat={seat}")
             self.stats["draws"] += 1
             return
-        if len(choices) > 1 and self.variant == "all-wild":
+        if len(choices) > 1 and self.facts.swaps:
             # a forced swap is kept for when it pays (someone holds fewer cards), else played last
             fewest = min(len(h) for s, h in self.hands.items() if s != seat)
             if fewest >= len(hand) - 1 or self.rng.random() < 0.7:
-                choices = [c for c in choices if self.face(c).face != "forced-swap"] or choices
+                choices = [c for c in choices if self.face(c).face not in self.facts.swaps] or choices
         card = min(choices, key=lambda c: (self.face(c).face in self.wilds, self.rng.random()))
         self._play(seat, card)
 
     def _is_wild_draw(self, card) -> bool:
-        return self.variant != "all-wild" and self.face(card).face in ("wild-draw-four", "wild-draw-two",
-                                                                        "wild-draw-colour")
+        return self.face(card).face in self.facts.wild_draws
 
     def _play(self, seat: int, card) -> None:
         hand = self.hands[seat]
@@ -296,20 +313,20 @@ class ExactBotTable(CardsAtTable):
         self.pile.append(card)
         line = f"play {self.name(card)} seat={seat}"
         # the card's effect on the real cards happens as it is played
-        if face.face in ("targeted-draw-two", "forced-swap"):
+        if face.face in self.facts.targeted:
             others = [s for s in self.hands if s != seat]
             target = min(others, key=lambda s: (len(self.hands[s]), self.rng.random()))
             line += f" target={target}"
-            if hand and face.face == "forced-swap":
+            if hand and face.face in self.facts.swaps:
                 self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
                 self.stats["swaps"] += 1
-        elif hand and face.face == "wild-shuffle":
+        elif hand and face.face in self.facts.shuffles:
             self._shuffle_hands(seat)
         if not hand:
             line += " last"
         self.send(line)
         self.stats["plays"] += 1
-        if self.variant != "all-wild" and face.face != "flip":
+        if not self.facts.colour_free and face.face not in self.facts.flips:
             if face.face in self.wilds:
                 held = Counter(self.face(c).colour for c in hand if self.face(c).colour)
                 self.colour = held.most_common(1)[0][0] if held else self.rng.choice(self.colours)

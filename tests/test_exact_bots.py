@@ -13,7 +13,6 @@ from dataclasses import replace
 
 import pytest
 
-from shooter import simulate_exact
 from shooter.simulate import play_games
 from shooter.simulate_exact import card_points, real_deck
 from shooter.table.editions import CLASSIC
@@ -51,11 +50,17 @@ def test_a_card_table_row_without_points_is_refused_not_scored_as_none():
         card_points("classic", "number", "light")
 
 
-def test_a_card_table_without_a_count_is_refused_before_a_deck_is_built(monkeypatch):
-    table = dict(CLASSIC, reverse=replace(CLASSIC["reverse"], count=None))
-    monkeypatch.setattr(simulate_exact, "deck", lambda variant, side=None: table)
-    with pytest.raises(ValueError, match="no count for reverse"):
-        real_deck("classic", random.Random(1))
+def test_a_card_table_without_a_count_is_refused_before_a_deck_is_built():
+    from shooter.editions import Side, lookup, register, unregister
+    classic = lookup("classic")
+    cards = tuple(replace(c, count=None) if c.name == "reverse" else c for c in CLASSIC.values())
+    uncounted = register(replace(classic, variant="classic-uncounted",
+                                 sides=(Side.of(None, cards, classic.side().digits, classic.side().pad),)))
+    try:
+        with pytest.raises(ValueError, match="no count for reverse"):
+            real_deck("classic-uncounted", random.Random(1))
+    finally:
+        unregister(uncounted)
 
 def test_a_lost_card_is_caught_by_the_bots(monkeypatch):
     import sim.exact_bots as bots

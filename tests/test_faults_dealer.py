@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from shooter.table.editions import DIGITS, deck
+from shooter.table.editions import deck, digits
 from shooter.table.state import count_problem, load_snapshot, snapshot
 from tests.dealer_rig import DealerRig
 from tests.fault_runners import FaultResult
@@ -36,7 +36,7 @@ def _line(rng: random.Random, rig: DealerRig) -> str:
     seat = rng.randint(1, seats)
     if rig.table.phase == "first" and not game.queue and rng.random() < 0.6:
         return f"first {rng.choice(['5', '7', 'skip', 'reverse', 'wild', 'draw-two', 'flip', 'wild-draw-two'])}"
-    names = [*deck(game.variant, game.side), *(str(d) for d in DIGITS[game.variant])]
+    names = [*deck(game.variant, game.side), *(str(d) for d in digits(game.variant, game.side))]
     pick = rng.random()
     if pick < 0.12:
         return f"give seat={seat} cards={rng.randint(1, 6)}"

@@ -17,30 +17,33 @@ def test_every_key_is_in_every_catalogue_with_the_same_fields():
             assert other[key].strip(), (lang, key)
 
 
-def test_every_error_code_card_and_reason_has_a_message():
-    from shooter.table.cards import CARDS
+def test_every_error_code_and_reason_has_a_message():
     for lang in LANGUAGES:
         m = Messages(lang)
         for code in ERROR_CODES:
             assert m.has(f"error.{code}"), (lang, code)
-        for card in CARDS:
-            assert m.has(f"card.{card}"), (lang, card)
         for reason in ("hit2", "hit4", "extreme-hit", "uno", "advice", "wrong-card", "start", "draw"):
             assert m.has(f"reason.{reason}"), (lang, reason)
 
 
-def test_every_card_and_owed_reason_of_the_exact_variants_has_a_message():
-    # the phone page names a card of the exact variants `card.VARIANT.NAME` (the names differ per box) and
-    # an owed entry by its reason: every deck's every card, the draw cards and the exact reasons
+def test_every_card_of_every_edition_has_the_name_printed_on_its_box_in_every_language():
+    # the names live in the edition records (the one source); the phone page reads them in /options.json
+    from shooter.editions import records
+    for record in records():
+        for lang in LANGUAGES:
+            names = record.names[lang]
+            assert names[""].strip(), (record.key, lang)
+            assert set(record.cards()) <= set(names), (record.key, lang, set(record.cards()) - set(names))
+
+
+def test_every_owed_reason_of_the_exact_variants_has_a_message():
+    # the phone page names an owed entry by its reason: the draw cards and the exact reasons
     from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT
     from shooter.table.state import EXACT_REASONS
     decks = {"classic": CLASSIC, "all-wild": ALL_WILD, "flip": {**FLIP_LIGHT, **FLIP_DARK}}
     reasons = set(EXACT_REASONS) | {c.name for d in decks.values() for c in d.values() if c.cards != 0}
     for lang in LANGUAGES:
         m = Messages(lang)
-        for variant, deck in decks.items():
-            for card in deck:
-                assert m.has(f"card.{variant}.{card}"), (lang, variant, card)
         for reason in reasons:
             assert m.has(f"reason.{reason}"), (lang, reason)
         for code in ("no-exit-sensor", "already-drawn", "must-draw"):
@@ -48,19 +51,23 @@ def test_every_card_and_owed_reason_of_the_exact_variants_has_a_message():
 
 
 def test_the_exact_variants_cards_have_the_dutch_names_of_their_boxes():
-    m = Messages("nl")
-    assert [m(f"card.classic.{c}") for c in ("draw-two", "reverse", "skip", "wild", "wild-draw-four")] == \
+    from shooter.editions import lookup
+    def nl(variant):
+        return lookup(variant).names["nl"]
+    assert [nl("classic")[c] for c in ("draw-two", "reverse", "skip", "wild", "wild-draw-four")] == \
         ["Neem-twee", "Keer-om", "Sla-beurt-over", "Keuzekaart", "+4 keuzekaart"]
-    assert [m(f"card.all-wild.{c}") for c in ("skip-two", "targeted-draw-two", "forced-swap")] == \
+    assert [nl("all-wild")[c] for c in ("skip-two", "targeted-draw-two", "forced-swap")] == \
         ["Sla-twee-over", "Gerichte +2", "Verplichte ruil"]
-    assert [m(f"card.flip.{c}") for c in ("draw-one", "wild-draw-two", "draw-five", "skip-everyone",
-                                          "wild-draw-colour")] == \
+    assert [nl("flip")[c] for c in ("draw-one", "wild-draw-two", "draw-five", "skip-everyone",
+                                    "wild-draw-colour")] == \
         ["Neem-één", "Neem-twee keuzekaart", "Neem-vijf", "Iedereen-beurt-overslaan", "Keuzekaart kleur"]
+    assert nl("classic")[""] == "Uno (gewoon)"
 
 
 def test_card_names_are_the_dutch_names_of_the_box():
-    m = Messages("nl")
-    assert [m(f"card.{c}") for c in ("hit2", "hit4", "reverse", "skip", "discard-all", "wild", "extreme-hit")] == \
+    from shooter.editions import lookup
+    names = lookup("extreme", "2016").names["nl"]
+    assert [names[c] for c in ("hit2", "hit4", "reverse", "skip", "discard-all", "wild", "extreme-hit")] == \
         ["Druk 2 keer", "Druk 4 keer", "Keer om", "Sla over", "Alles afleggen", "Kleurkeuze", "Schieterkeuze"]
 
 

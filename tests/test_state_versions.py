@@ -65,9 +65,9 @@ def test_the_migration_groups_each_rules_family_s_own_fields():
     classic = Table.from_dict(json.loads((SAVED / "v1-classic-mid.json").read_text()), rng=random.Random(0))
     extreme = Table.from_dict(json.loads((SAVED / "v1-before-editions-extreme-mid.json").read_text()))
     saved_classic, saved_extreme = classic.to_dict()["game"], extreme.to_dict()["game"]
-    assert "exact" in saved_classic and "extreme" not in saved_classic and "hands" not in saved_classic
-    assert saved_classic["exact"]["hands"] == {"1": 6, "2": 8, "3": 7}
-    assert "extreme" in saved_extreme and "exact" not in saved_extreme
+    assert "counting" in saved_classic and "extreme" not in saved_classic and "hands" not in saved_classic
+    assert saved_classic["counting"]["hands"] == {"1": 6, "2": 8, "3": 7}
+    assert "extreme" in saved_extreme and "counting" not in saved_extreme
     assert set(saved_extreme["extreme"]) == {"edition", "last_play"}
     # the last play a wrong-card penalty takes back was migrated with the game (one level)
     assert saved_extreme["extreme"]["last_play"]["before"]["extreme"]["last_play"] is None

@@ -6,22 +6,30 @@ import random
 import pytest
 from transitions import Machine, MachineError
 
+from shooter.editions import COUNTING, EXTREME
 from shooter.fsm import TableMachine
 from shooter.table import Table
-from shooter.table.machine import MACHINE_ARGS, STATES, TRANSITIONS, build_machine
+from shooter.table.machine import FAMILY_TRANSITIONS, STATES, build_machine, machine_args
+
+FAMILIES = sorted(FAMILY_TRANSITIONS)
 
 
 def _names(value):
     return [] if value is None else [value] if isinstance(value, str) else list(value)
 
 
-TRIGGERS = sorted({t["trigger"] for t in TRANSITIONS})
-CALLBACKS = sorted({c for t in TRANSITIONS for c in _names(t.get("after")) + _names(t.get("before"))})
-CONDITIONS = sorted({c for t in TRANSITIONS for c in _names(t.get("conditions")) + _names(t.get("unless"))})
+ALL = [t for table in FAMILY_TRANSITIONS.values() for t in table]
+TRIGGERS = sorted({t["trigger"] for t in ALL})
+CALLBACKS = sorted({c for t in ALL for c in _names(t.get("after")) + _names(t.get("before"))})
+CONDITIONS = sorted({c for t in ALL for c in _names(t.get("conditions")) + _names(t.get("unless"))})
 
 
-def _conditions(trigger):
-    return sorted({c for t in TRANSITIONS if t["trigger"] == trigger
+def _triggers(family):
+    return sorted({t["trigger"] for t in FAMILY_TRANSITIONS[family]})
+
+
+def _conditions(trigger, family):
+    return sorted({c for t in FAMILY_TRANSITIONS[family] if t["trigger"] == trigger
                    for c in _names(t.get("conditions")) + _names(t.get("unless"))})
 
 
@@ -40,12 +48,12 @@ class Recorder:
             setattr(self, name, lambda name=name, **kwargs: self.calls.append((name, kwargs)))
 
 
-def _run(runner, phase, trigger, truth, kwargs):
+def _run(runner, family, phase, trigger, truth, kwargs):
     model = Recorder(truth)
     if runner == "transitions":
-        machine = Machine(model=model, initial=phase, **MACHINE_ARGS)
+        machine = Machine(model=model, initial=phase, **machine_args(family))
     else:
-        machine = build_machine(model, phase)
+        machine = build_machine(model, phase, family)
     try:
         if runner == "transitions":
             machine.events[trigger].trigger(model, **kwargs)
@@ -56,23 +64,40 @@ def _run(runner, phase, trigger, truth, kwargs):
     return model.phase, model.calls
 
 
+@pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("phase", STATES)
-def test_every_trigger_in_every_phase_does_what_transitions_does(phase):
+def test_every_trigger_in_every_phase_does_what_transitions_does(phase, family):
     kwargs = {"seat": 2, "card": "5"}
-    for trigger in TRIGGERS:
-        conditions = _conditions(trigger)
+    for trigger in _triggers(family):
+        conditions = _conditions(trigger, family)
         for values in itertools.product([False, True], repeat=len(conditions)):
             truth = dict(zip(conditions, values, strict=True))
-            ours = _run("fsm", phase, trigger, truth, kwargs)
-            assert ours == _run("transitions", phase, trigger, truth, kwargs), (phase, trigger, truth)
+            ours = _run("fsm", family, phase, trigger, truth, kwargs)
+            assert ours == _run("transitions", family, phase, trigger, truth, kwargs), (family, phase, trigger)
 
 
+def _table_of(family):
+    table = Table(rng=random.Random(1))
+    if family == COUNTING:
+        table.new_game(3, variant="classic")
+    return table
+
+
+@pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("phase", STATES)
-def test_a_command_is_valid_in_a_phase_exactly_where_transitions_lists_its_trigger(phase):
-    table = Table()
-    drawn = Machine(model=Recorder({}), initial=phase, **MACHINE_ARGS)
+def test_a_command_is_valid_in_a_phase_exactly_where_transitions_lists_its_trigger(phase, family):
+    table = _table_of(family)
+    assert table.family.name == family
+    drawn = Machine(model=Recorder({}), initial=phase, **machine_args(family))
     table.machine.set_state(phase)
     assert {t for t in TRIGGERS if table.machine.may(t, phase)} == set(drawn.get_triggers(phase))
+
+
+def test_one_trigger_per_command_in_either_family():
+    # the commands both families have pull the same trigger; each family's table names its own rule
+    shared = set(_triggers(EXTREME)) & set(_triggers(COUNTING))
+    assert {"play_card", "serve_press", "call_uno", "catch_uno", "correct", "begin_round"} <= shared
+    assert not any(t.startswith(("play_exact", "call_exact", "catch_exact", "serve_exact")) for t in TRIGGERS)
 
 
 def test_a_trigger_named_like_a_table_command_leaves_the_command_alone():
@@ -82,13 +107,14 @@ def test_a_trigger_named_like_a_table_command_leaves_the_command_alone():
     assert table.phase == "deal"
 
 
-def test_the_table_declares_every_trigger_the_machine_makes_a_method_of_it():
-    # TableMachine binds each trigger the table has no method of that name for; the table's declarations
-    # of them (for type checkers) name exactly those, and each is a method of a table once built.
-    declared = {name for name, kind in Table.__annotations__.items() if kind == "Callable[..., bool]"}
-    assert declared == {t for t in TRIGGERS if not callable(getattr(Table, t, None))}
-    table = Table()
-    assert all(getattr(table, name).__name__ == name for name in declared)
+def test_the_table_pulls_every_trigger_through_its_familys_machine():
+    # TableMachine binds each trigger the table has no method of that name for; the table takes them off
+    # again, so no trigger of one family's machine can be pulled in a game of the other by name
+    table = _table_of(COUNTING)
+    table.new_game(3)
+    assert [t for t in TRIGGERS if t in vars(table)] == []
+    assert {t for t in TRIGGERS if callable(getattr(Table, t, None))} == {"end_round", "settle", "pass_turn",
+                                                                           "count_shot"}
 
 
 def test_keyword_arguments_reach_conditions_and_callbacks():

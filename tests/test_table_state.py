@@ -117,7 +117,7 @@ BAD = {
     "bad undo blocker": (("undo_blocker",), "sometimes"),
     "nested last play": (("history", -1, "game", "extreme", "last_play", "before", "extreme", "last_play"),
                          {"seat": 1, "before": {}}),
-    "the other family's part": (("game", "exact"), {}),
+    "the other family's part": (("game", "counting"), {}),
     "an exact field at the top": (("game", "hands"), {"1": 7}),
     "family part not an object": (("game", "extreme"), None),
     "family part missing a field": (("game", "extreme", "edition"), KeyError),
@@ -160,15 +160,15 @@ def exact_snapshot_with_a_challenge():
     t = table("classic", players=4)
     t.play("wild-draw-four")
     data = snapshot(t.game, t.phase)
-    assert data["exact"]["challenge"] == {"seat": 3, "by": 2, "card": "wild-draw-four"}
+    assert data["counting"]["challenge"] == {"seat": 3, "by": 2, "card": "wild-draw-four"}
     return data
 
 
 def test_a_saved_uno_windows_list_holding_null_is_refused():
     # was loaded as a window of None, which crashed the next command that moved the windows
     data = exact_snapshot_with_a_challenge()
-    data["exact"]["uno_windows"] = [None]
-    with pytest.raises(StateFileError, match=r"game\.exact\.uno_window"):
+    data["counting"]["uno_windows"] = [None]
+    with pytest.raises(StateFileError, match=r"game\.counting\.uno_window"):
         load_snapshot(data)
 
 
@@ -176,8 +176,8 @@ def test_a_saved_uno_windows_list_holding_null_is_refused():
 def test_a_saved_challenge_names_seats_of_the_table(field, value):
     # was loaded unchecked: an upheld challenge then owed cards to seat 9 of a 4-seat table
     data = exact_snapshot_with_a_challenge()
-    data["exact"]["challenge"][field] = value
-    with pytest.raises(StateFileError, match=rf"game\.exact\.challenge\.{field}"):
+    data["counting"]["challenge"][field] = value
+    with pytest.raises(StateFileError, match=rf"game\.counting\.challenge\.{field}"):
         load_snapshot(data)
 
 

@@ -96,7 +96,7 @@ def test_the_page_and_its_catalogues_are_served():
         assert page.status == 200 and "<html" in (await page.text())
         assert page.headers["X-Frame-Options"] == "DENY"
         nl = await (await web.client.get("/i18n/nl.json")).json()
-        assert nl["card.extreme-hit"] == "Schieterkeuze"
+        assert nl["setup.variant"] == "Welke Uno"
         assert (await web.client.get("/i18n/xx.json")).status == 404
         assert (await web.client.get("/static/app.js")).status == 200
     run_web(body)

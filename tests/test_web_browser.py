@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from shooter.config import Config
+from shooter.editions import lookup
 from shooter.i18n import catalogue
 from shooter.seat_names import MAX_LENGTH
 from shooter.table import RuleOptions, args
@@ -508,10 +509,10 @@ def test_the_new_game_form_offers_exactly_what_the_table_takes(server, browser):
     assert values(page, "#scoring") == list(args.SCORINGS)
     page.get_by_label("Which Uno").select_option("classic")
     assert values(page, "#start") == list(args.START_RULES)
-    en = catalogue("en")  # in the page's words, from the catalogue
-    for select, kind, choices in (("#variant", "variant", args.VARIANTS), ("#scoring", "scoring", args.SCORINGS),
-                                  ("#start", "start", args.START_RULES)):
+    en = catalogue("en")  # in the page's words, from the catalogue, and the boxes' names from the records
+    for select, kind, choices in (("#scoring", "scoring", args.SCORINGS), ("#start", "start", args.START_RULES)):
         assert page.locator(f"{select} option").all_inner_texts() == [en[f"{kind}.{c}"] for c in choices]
+    assert page.locator("#variant option").all_inner_texts() == [lookup(v).names["en"][""] for v in args.VARIANTS]
     scoring = page.get_by_label("Scoring")
     page.get_by_label("Which Uno").select_option(args.VARIANTS[0])
     scoring.select_option(args.SCORINGS[-1])  # elimination: Extreme's only
@@ -564,8 +565,7 @@ def test_the_first_card_and_the_pad_offer_the_editions_cards(server, browser, ed
     turn_line(page, "Seat 2 to play")
     cards = page.locator("#pad button").evaluate_all("buttons => buttons.map(b => b.dataset.card)")
     assert cards == pad["cards"] and sorted(cards) == sorted(deck)
-    en = catalogue("en")
-    assert page.locator("#pad button").all_inner_texts() == [en[f"card.{c}"] for c in cards]
+    assert page.locator("#pad button").all_inner_texts() == [pad["names"]["en"][c] for c in cards]
 
 
 def test_the_page_builds_its_form_and_pad_from_the_servers_document(server, browser):

@@ -10,18 +10,24 @@ from __future__ import annotations
 import pytest
 
 from shooter.config import Config
+from shooter.editions import lookup
 from shooter.errors import CommandError
 from shooter.i18n import LANGUAGES, Messages
 from shooter.seat_names import MAX_LENGTH
 from shooter.table import RuleOptions, Table, args
-from shooter.table.cards import CARDS, COPIES_PER_NUMBER, deck_points
-from shooter.table.editions import ALL_WILD, CLASSIC, COPIES_PER_DIGIT, FLIP_DARK, FLIP_LIGHT, parse_deck_card
+from shooter.table.cards import CARDS, deck_points
+from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT, parse_deck_card
 from shooter.table.table import VARIANT_SCORINGS
 from shooter.web import options
 from tests.test_editions_engine import table as exact_table
 
 DOC = options.document(players=Config().default_seats, rules=RuleOptions())
 EXACT_DECKS = {"classic": CLASSIC, "all-wild": ALL_WILD, "flip-light": FLIP_LIGHT, "flip-dark": FLIP_DARK}
+PAD_ORDER = {"extreme": lookup("extreme").side().pad, "classic": lookup("classic").side().pad,
+             "all-wild": lookup("all-wild").side().pad, "flip-light": lookup("flip").side("light").pad,
+             "flip-dark": lookup("flip").side("dark").pad}  # each record's pad order
+COPIES_PER_NUMBER = 8
+COPIES_PER_DIGIT = {"classic": lookup("classic").side().digits, "all-wild": {}, "flip": lookup("flip").side().digits}
 
 
 def extreme_deck(edition: str) -> set[str]:
@@ -40,6 +46,10 @@ def test_the_document_is_the_tables_constants():
     assert DOC["name_length"] == MAX_LENGTH
     assert DOC["languages"] == list(LANGUAGES)
     assert set(DOC["pads"]) == {*args.EDITIONS, "classic", "all-wild", "flip-light", "flip-dark"}
+    assert DOC["boxes"]["extreme"]["editions"] == list(args.EDITIONS)
+    assert DOC["boxes"]["classic"]["starts"] == list(args.START_RULES)
+    assert DOC["boxes"]["flip"]["pads"] == {"light": "flip-light", "dark": "flip-dark"}
+    assert DOC["boxes"]["extreme"]["pads"] == {e: e for e in args.EDITIONS}
     assert DOC["defaults"] == {"players": Config().default_seats, "dealer": str(RuleOptions().default_dealer),
                                "start": RuleOptions().classic_first_card}
 
@@ -63,18 +73,18 @@ def test_every_pad_holds_exactly_its_decks_cards_in_the_pads_order():
     pads = {key: pad["cards"] for key, pad in DOC["pads"].items()}
     for edition in args.EDITIONS:
         assert set(pads[edition]) == extreme_deck(edition), edition
-        assert pads[edition] == [name for name in options.PAD_ORDER["extreme"] if name in extreme_deck(edition)]
+        assert pads[edition] == [name for name in PAD_ORDER["extreme"] if name in extreme_deck(edition)]
     for key, deck in EXACT_DECKS.items():
         assert set(pads[key]) == set(deck), key
-        assert pads[key] == list(options.PAD_ORDER[key])
+        assert pads[key] == list(PAD_ORDER[key])
     assert len(pads["2016"]) == len(set(pads["2016"]))
 
 
 def test_the_pad_order_names_every_card_of_its_decks_and_no_other():
     # a card added to a table without a place on its pad (or one taken out) fails here, not on a phone
-    assert set(options.PAD_ORDER["extreme"]) == set().union(*(extreme_deck(e) for e in args.EDITIONS))
+    assert set(PAD_ORDER["extreme"]) == set().union(*(extreme_deck(e) for e in args.EDITIONS))
     for key, deck in EXACT_DECKS.items():
-        assert sorted(options.PAD_ORDER[key]) == sorted(deck), key
+        assert sorted(PAD_ORDER[key]) == sorted(deck), key
 
 
 def test_a_pads_digits_are_the_faces_of_its_decks_number_cards():
@@ -122,10 +132,11 @@ def test_a_pads_targeted_cards_are_those_the_table_refuses_without_a_target(key)
 def test_every_option_and_every_pad_card_has_a_message_in_every_language():
     for lang in LANGUAGES:
         m = Messages(lang)
-        for kind, values in (("variant", DOC["variants"]), ("scoring", DOC["scorings"]), ("start", DOC["starts"])):
+        for kind, values in (("scoring", DOC["scorings"]), ("start", DOC["starts"])):
             for value in values:
                 assert m.has(f"{kind}.{value}"), (lang, kind, value)
+        for variant in DOC["variants"]:  # the box's name and its cards' names: the edition records'
+            assert DOC["boxes"][variant]["names"][lang].strip(), (lang, variant)
         for key, pad in DOC["pads"].items():
-            prefix = "card." if key in args.EDITIONS else f"card.{key.removesuffix('-light').removesuffix('-dark')}."
             for card in pad["cards"]:
-                assert m.has(prefix + card), (lang, key, card)
+                assert pad["names"][lang][card].strip(), (lang, key, card)

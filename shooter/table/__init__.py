@@ -5,10 +5,13 @@ A pure model of docs/rules.md (no hardware, no clock, no I/O). The controller ca
 events (adding ``t``), and reads :attr:`Table.aim_seat` and
 :meth:`Table.press_owner` to aim and to attribute shots.
 
-Modules: ``cards`` (the card table), ``options`` (rule choices the seed leaves
+Modules: ``cards`` and ``editions`` (the look-ups of the edition records' card
+tables, :mod:`shooter.editions`), ``options`` (rule choices the seed leaves
 open, with defaults), ``state`` (the game as data), ``machine`` (the phases,
-as a declared transitions table, drawable with :func:`table_diagram`),
-``turns``, ``penalties``, ``scoring`` (the rules), ``table`` (the commands),
+one declared transitions table per rules family, drawable with :func:`table_diagram`),
+``turns``, ``penalties``, ``exact``, ``scoring`` (the rules), ``families`` (the
+Extreme and the counting family: each command as the game's family carries it out),
+``core`` (the plumbing every command goes through), ``table`` (the commands),
 ``persist`` (the JSON document).
 
 Decisions where the seed is silent (the configurable ones are RuleOptions,

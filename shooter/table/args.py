@@ -15,8 +15,9 @@ user sees is this one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
+from shooter.editions.records import EDITIONS, ELIMINATION, LOWEST, SCORINGS, SIDES, START_RULES, VARIANTS, WINNER
 from shooter.errors import CommandError
 
 MIN_SEATS = 2  # S-SEATS: 2 to 10 players
@@ -24,14 +25,12 @@ MAX_SEATS = 10
 MIN_LIMIT = 1
 DEFAULT_LIMIT = 500
 MAX_LIMIT = 100_000
-WINNER, LOWEST, ELIMINATION = "winner", "lowest", "elimination"
-SCORINGS = (WINNER, LOWEST, ELIMINATION)  # see scoring.py
-EDITIONS = ("2016", "2010")  # Uno Extreme's decks (cards.py)
+# SCORINGS (WINNER, LOWEST, ELIMINATION: see scoring.py), and the registry's live names of what its edition
+# records hold: VARIANTS (game new variant=), EDITIONS (edition=: Uno Extreme's decks), START_RULES (classic's
+# first card, start=), SIDES (flip's, set side=). A record registered later is in them at once.
+__all__ = ["ELIMINATION", "LOWEST", "SCORINGS", "WINNER", "EDITIONS", "VARIANTS", "START_RULES", "SIDES"]
 DIRECTIONS = ("cw", "ccw")
 PENALTY_KINDS = ("advice", "wrong-card")
-VARIANTS = ("extreme", "classic", "all-wild", "flip")  # editions.py: extreme and the exact variants
-START_RULES = ("redraw", "apply")  # classic's first card
-SIDES = ("light", "dark")  # flip
 CHALLENGE_RESULTS = ("upheld", "rejected")
 MIN_GIVE = 1
 MAX_GIVE = 20
@@ -67,9 +66,14 @@ def whole(lo: int, hi: int) -> Callable[[str, object], int]:
 
 def word(*options: str) -> Callable[[str, object], str]:
     """One of ``options``, case-insensitive (ints accepted, e.g. an edition typed as 2016)."""
+    return word_of(options)
+
+
+def word_of(options: Collection[str]) -> Callable[[str, object], str]:
+    """One of ``options`` as they are when checked (a live view of the registry's names, or a tuple)."""
     def check(key: str, value: object) -> str:
         text = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-        if text not in options:
+        if text is None or text not in options:
             raise CommandError("bad-argument", f"{key}= must be one of {', '.join(options)}, got {value!r}")
         return text
     return check
@@ -84,13 +88,13 @@ PLAYERS = whole(MIN_SEATS, MAX_SEATS)
 SEAT = whole(1, MAX_SEATS)
 LIMIT = whole(MIN_LIMIT, MAX_LIMIT)
 POINTS = whole(0, MAX_LIMIT)  # what a console may type; the table then checks against its deck
-EDITION = word(*EDITIONS)
+EDITION = word_of(EDITIONS)
 SCORING = word(*SCORINGS)
 DIRECTION = word(*DIRECTIONS)
 PENALTY = word(*PENALTY_KINDS)
-VARIANT = word(*VARIANTS)
-START = word(*START_RULES)
-SIDE = word(*SIDES)
+VARIANT = word_of(VARIANTS)
+START = word_of(START_RULES)
+SIDE = word_of(SIDES)
 CHALLENGE_RESULT = word(*CHALLENGE_RESULTS)
 GIVE_CARDS = whole(MIN_GIVE, MAX_GIVE)
 HAND_COUNT = whole(0, 500)

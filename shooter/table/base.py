@@ -10,10 +10,13 @@ they work on (:attr:`TableBase._game`).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from shooter.editions.records import Edition
 
 from .options import RuleOptions
-from .state import GameState
+from .state import GameState, ShotOut
 
 if TYPE_CHECKING:
     from shooter.fsm import TableMachine
@@ -29,6 +32,23 @@ UNDO_BLOCKED = {
 }
 
 
+def began_turn(was: GameState) -> bool:
+    """Whether a press (or any command) in the game as it `was` is the next player beginning: a draw press, or a
+    press by the seat whose turn it is now (the victim paying for its lost turn, the player up paying a penalty of
+    its own), whatever the card did to the turn order; other seats' penalty presses are not a turn. (The Uno
+    windows of every family close on it.)"""
+    head = was.queue[0] if was.queue else None  # (was.head, without a call: a press comes here)
+    return head is None or head.by == was.seat_up()
+
+
+class Family(Protocol):
+    """What the table's plumbing asks of its rules family (``families.py`` has the families)."""
+
+    name: str
+    windows: str  # the rule method that moves the family's rule windows after every command
+    counts: bool  # every command is checked to leave the card counts sound (state.count_problem)
+
+
 class TableBase:
     """The attributes of a Table (set in ``Table.__init__``) and the rules its mixins share."""
 
@@ -39,7 +59,12 @@ class TableBase:
     history: list[dict[str, Any]]  # [{"command": name, "game": snapshot before it}]
     undo_blocker: str | None  # a key of UNDO_BLOCKED once a command whose cards are out cleared the history
     shooting: bool  # exact variants: an accepted press's shot is out and not yet counted (count_shot)
-    machine: TableMachine
+    shot: ShotOut | None  # exact variants: the shot out now, saved until counted (resume.py)
+    interrupted: ShotOut | None  # one that was out when the controller stopped (resume.py)
+    machine: TableMachine  # the phase machine of the game's rules family (machine.FAMILY_TRANSITIONS)
+    family: Family  # the game's rules family, chosen when the game starts (Table._choose_family)
+    record: Edition  # the game's edition (shooter.editions): its deck, sides and rules
+    _windows: Callable[[str, GameState | None, Snapshot | None, dict[str, Any]], None]  # family.windows, bound
     _events: list[Event]
 
     @property
@@ -56,6 +81,3 @@ class TableBase:
         def _announce(self, old_head: Event | None) -> None: ...  # TurnRules
 
         def _next_dealer(self) -> int: ...  # TurnRules
-
-        def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None,
-                                began: bool, seat: int | None) -> None: ...  # ExactRules

@@ -1,9 +1,11 @@
 """The cards of Uno Extreme, as far as the table rules care about them.
 
-:data:`CARDS` is the one place that holds docs/rules.md's card table: for every card
-name how many the 2016 and 2010 decks hold, the points it scores and its
-effect on the turn (the effects themselves are carried out in ``turns.py``). Everything else (play effects, hand points,
-sanity checks of reported hands) reads this table.
+:data:`CARDS` is the Extreme family's cards as the rules see them: for every card name
+the points it scores and its effect on the turn (carried out in ``turns.py``); how many
+of it each edition's deck holds is that edition's record's (:mod:`shooter.editions`,
+docs/rules.md's card table), and :meth:`Card.count` of an edition no record holds is an
+error, never another edition's counts. Everything else (play effects, hand points,
+sanity checks of reported hands) reads these.
 
 Card names are the protocol's (docs/protocol.md "Cards"): ``number`` (or a digit
 ``1``..``9``), ``skip``, ``reverse``, ``hit2``, ``hit4``, ``discard-all``,
@@ -16,46 +18,44 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from shooter.editions.records import EXTREME, EXTREME_HIT, HIT, NUMBER, PLAIN, REVERSE, SKIP, Edition, records
 from shooter.errors import CommandError
 
-# Effects on the turn (what the controller does with a played card).
-PLAIN = "plain"  # turn passes to the next seat
-SKIP = "skip"
-REVERSE = "reverse"
-HIT = "hit"  # next seat presses `presses` times and loses the turn
-EXTREME_HIT = "extreme-hit"  # the card's player presses `presses` times at a target
+__all__ = ["CARDS", "EXTREME_HIT", "HIT", "PLAIN", "REVERSE", "SKIP", "Card", "count_hand", "deck_points",
+           "extreme_edition", "hand_points", "parse_card"]
+
+
+def extreme_edition(edition: str | Edition) -> Edition:
+    """The Extreme family's record of ``edition`` (a record is its own); a KeyError for an edition no record
+    holds, never another edition's counts."""
+    if isinstance(edition, Edition):
+        return edition
+    for record in records():
+        if record.family == EXTREME and record.edition == edition:
+            return record
+    raise KeyError(f"no Uno Extreme edition {edition!r} is registered")
 
 
 @dataclass(frozen=True)
 class Card:
-    """One row of the card table."""
+    """One card of the Extreme family, as the rules see it: its points, effect and presses (alike in every
+    edition); how many of it an edition's deck holds is that edition's record's (:meth:`count`)."""
 
     name: str
-    count_2016: int
-    count_2010: int
     points: int | None  # None: a number card scores its face value
     effect: str
     presses: int = 0  # presses a hit card owes
 
     def count(self, edition: str) -> int:
-        """How many of this card the edition's deck holds."""
-        return self.count_2016 if edition == "2016" else self.count_2010
+        """How many of this card the edition's deck holds (0: none; KeyError: no such edition)."""
+        row = extreme_edition(edition).side().cards.get(self.name)
+        return 0 if row is None or row.count is None else row.count
 
 
-# docs/rules.md "Cards", checked against the seed: 112 cards in both editions.
+# docs/rules.md "Cards": every card the Extreme family's decks hold, in that table's order.
 CARDS: dict[str, Card] = {
-    c.name: c
-    for c in (
-        Card("number", 72, 72, None, PLAIN),  # 1..9, no 0, 8 of each value
-        Card("hit2", 8, 8, 20, HIT, presses=2),
-        Card("reverse", 4, 8, 20, REVERSE),
-        Card("skip", 8, 8, 20, SKIP),
-        Card("discard-all", 8, 8, 30, PLAIN),
-        Card("wild", 4, 4, 50, PLAIN),
-        Card("extreme-hit", 4, 4, 50, EXTREME_HIT, presses=2),
-        Card("hit4", 1, 0, 40, HIT, presses=4),
-        Card("blank", 3, 0, 50, PLAIN),  # a wild unless RuleOptions.blank_as says otherwise
-    )
+    row.name: Card(row.name, row.points, row.effect, row.presses)
+    for record in records() if record.family == EXTREME for row in record.side().cards.values()
 }
 
 # P-*: presses a penalty owes (penalties.py carries them out).
@@ -64,10 +64,9 @@ PENALTY_PRESSES = {"uno": 2, "advice": 4, "wrong-card": 2}
 # The most presses one owed entry can hold: a saved queue entry beyond this is corrupt.
 MAX_OWED_PRESSES = max([c.presses for c in CARDS.values()] + list(PENALTY_PRESSES.values()))
 
-COPIES_PER_NUMBER = CARDS["number"].count_2016 // 9  # 8: two of each value per colour
 
 
-def parse_card(text: object, edition: str) -> tuple[str, int | None]:
+def parse_card(text: object, edition: str | Edition) -> tuple[str, int | None]:
     """Normalise a card name as typed: returns (name in CARDS, face value or None).
 
     Raises ``bad-argument`` for an unknown name or a card the edition lacks.
@@ -75,25 +74,33 @@ def parse_card(text: object, edition: str) -> tuple[str, int | None]:
     if not isinstance(text, str) or not text.strip():
         raise CommandError("bad-argument", f"{text!r} is not a card name.")
     word = text.strip().lower().replace("_", "-")
-    if word in {str(d) for d in range(1, 10)}:
-        return "number", int(word)
+    record = extreme_edition(edition)
+    side = record.side()
+    if len(word) == 1 and word.isdecimal() and int(word) in side.digits:
+        return NUMBER, int(word)
     card = CARDS.get(word)
     if card is None:
-        names = ", ".join(["1..9", *CARDS])
+        names = ", ".join([_digits(side.digits), *CARDS])
         raise CommandError("bad-argument", f"Unknown card {text!r}; the cards are {names}.")
-    if card.count(edition) == 0:
-        raise CommandError("bad-argument", f"The {edition} edition has no {card.name} cards.")
+    if not side.cards.get(card.name) or not side.cards[card.name].count:
+        raise CommandError("bad-argument", f"The {record.edition or record.title} edition has no {card.name} cards.")
     return card.name, None
 
 
-def hand_points(cards: list[str], edition: str) -> int:
+def _digits(digits: Iterable[int]) -> str:
+    faces = sorted(digits)
+    return f"{faces[0]}..{faces[-1]}" if faces else ""
+
+
+def hand_points(cards: list[str], edition: str | Edition) -> int:
     """Points of the cards left in a hand (G-*); number cards must give their value.
 
     Refuses a hand the edition's deck could not hold (more copies than exist).
     """
-    return count_hand((parse_card(text, edition) for text in cards), deck=edition,
-                      copies=lambda name, face: COPIES_PER_NUMBER if face is not None else CARDS[name].count(edition),
-                      points=lambda name: CARDS[name].points, numbers="(1..9)")
+    record = extreme_edition(edition)
+    return count_hand((parse_card(text, record) for text in cards), deck=record.edition or record.title,
+                      copies=lambda name, face: record.copies(name, face), points=lambda name: record.card(name).points,
+                      numbers=f"({_digits(record.side().digits)})")
 
 
 def count_hand(parsed: Iterable[tuple[str, int | None]], *, deck: str,
@@ -105,7 +112,7 @@ def count_hand(parsed: Iterable[tuple[str, int | None]], *, deck: str,
     total = 0
     seen: dict[str, int] = {}
     for name, face in parsed:
-        if name == "number" and face is None:
+        if name == NUMBER and face is None:
             hint = f" {numbers}" if numbers else ""
             raise CommandError("bad-argument", f"Give number cards by their value{hint} so they can be counted.")
         key = str(face) if face is not None else name
@@ -119,7 +126,6 @@ def count_hand(parsed: Iterable[tuple[str, int | None]], *, deck: str,
     return total
 
 
-def deck_points(edition: str) -> int:
+def deck_points(edition: str | Edition) -> int:
     """Points of a whole deck: no hand can hold more."""
-    numbers = COPIES_PER_NUMBER * sum(range(1, 10))
-    return numbers + sum(c.points * c.count(edition) for c in CARDS.values() if c.points is not None)
+    return extreme_edition(edition).deck_points()

@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .base import TableBase
-from .editions import (
+from shooter.editions.records import (
     DRAW,
     FLIP,
+    IGNORED,
+    NUMBER,
     PLAIN,
+    REDRAW,
     REVERSE,
     SHUFFLE,
     SKIP,
@@ -31,13 +33,16 @@ from .editions import (
     SKIP_TWO,
     SWAP,
     TARGETED_DRAW,
+    TURNED_UP,
     WILD_DRAW,
     DeckCard,
-    deck,
+    default,
 )
-from .state import DEALER_REASONS, PENALTY_REASONS, Owed
 
-HAND_SIZE = 7
+from .base import Snapshot, TableBase, began_turn
+from .resume import cards_to_count
+from .state import DEALER_REASONS, PENALTY_REASONS, GameState, Owed
+
 # entries the shooter serves without a press (the dealer's own shots)
 DEALT = DEALER_REASONS
 CHALLENGE_EXTRA = 2  # a rejected challenge costs 2 cards more (4 -> 6; 2 -> 4; colour + 2)
@@ -72,8 +77,7 @@ class ExactRules(TableBase):
         queue.insert(position, entry)
 
     def _card(self, name: str) -> DeckCard:
-        g = self._game
-        return deck(g.variant, g.side)[name]
+        return self.record.card(name, self._game.side)
 
     def _emit_hands(self, reason: str) -> None:
         self._emit("hands", hands={str(s): n for s, n in self._game.counted.items()}, reason=reason)
@@ -82,32 +86,32 @@ class ExactRules(TableBase):
     # D-SENSOR: the exact variants need the exit sensor to count cards; `game new`
     # refuses them without it (Table.new_game asks _sensor_problem).
     @staticmethod
-    def _sensor_problem(variant: str, counting: bool) -> str | None:
-        if variant == "extreme" or counting:
+    def _sensor_problem(variant: str, needs_sensor: bool, counting: bool) -> str | None:
+        if not needs_sensor or counting:
             return None
         return (f"variant {variant} needs the card-exit sensor to count cards; fit it or play "
-                f"variant=extreme")
+                f"variant={default().variant}")
 
     # --- the deal and the first card ----------------------------------------------
     def _turns_up_first(self, **_: Any) -> bool:
-        return self._game.variant != "all-wild"
+        return self.record.first_card == TURNED_UP
 
     def _deal(self, dealer: int, cards: int) -> None:
-        # D-DEAL: 7 cards per seat, one counted shot each, from the dealer's left
+        # D-DEAL: 7 cards per seat (the edition's hand), one counted shot each, from the dealer's left
         # clockwise, the dealer last; then 1 card (`first`) to the dealer.
-        g = self._game
+        g, record = self._game, self.record
         g.dealer, g.deck, g.direction = dealer, cards, "cw"
         g.queue, g.reports, g.first, g.drawn, g.challenge = [], {}, None, None, None
         g.going_out = g.round_winner = None
-        g.side = "light" if g.variant == "flip" else None
+        g.side = record.sides[0].name
         g.hands = {s: 0 for s in range(1, g.players + 1)}
         seat = dealer
         for _ in g.in_game:
             seat = g.next_seat(seat, "cw")
-            self._owe_cards(seat, HAND_SIZE, "deal")
+            self._owe_cards(seat, record.hand_size, "deal")
         self._owe_cards(dealer, 1, "first")
         # AW-FIRST: the first card is ignored, never replaced: play starts left of the dealer
-        g.current = g.next_seat(dealer) if g.variant == "all-wild" else None
+        g.current = g.next_seat(dealer) if record.first_card == IGNORED else None
 
     def _first_stands(self, card: str) -> bool:
         # D-FIRST: the variant decides whether the up card stands; a standing card is carried out
@@ -120,10 +124,8 @@ class ExactRules(TableBase):
         # Wild Draw Two, which goes back to the deck (void), and a flip: side dark, ordinary (the
         # dark face does nothing); a skip means the second seat left of the dealer starts.
         # Two players: the dealer starts after a first skip, draw card or reverse.
-        g = self._game
-        if g.variant == "flip":
-            return card != "wild-draw-two"
-        return g.start == "apply" or card == "number"
+        # (the edition's record: its start rule, its cards void as first card whatever the rule)
+        return card not in self.record.first_void and (self._game.start != REDRAW or card == NUMBER)
 
     def _void_first(self, card: str) -> None:
         # a void card gets one more card to the dealer (shot without a press)
@@ -145,8 +147,7 @@ class ExactRules(TableBase):
         elif row.effect == REVERSE:
             g.direction, g.current = "ccw", g.dealer
         elif row.effect == FLIP:
-            g.side = "dark"
-            self._emit("side", side=g.side)
+            self._turn_over(g)
 
     # --- presses, draws, passes ---------------------------------------------------
     def _exact_due(self) -> tuple[int, str, int] | None:
@@ -191,7 +192,8 @@ class ExactRules(TableBase):
         if head.cards == 0:
             g.queue.pop(0)
             if head.reason == "deal" and not any(o.reason == "deal" for o in g.queue):
-                self._emit("deal", dealer=g.dealer, hand=HAND_SIZE, hands={str(s): n for s, n in g.counted.items()})
+                self._emit("deal", dealer=g.dealer, hand=self.record.hand_size,
+                           hands={str(s): n for s, n in g.counted.items()})
             if head.reason != "draw":  # a draw sends no `turn` event
                 self._announce(None)
         elif head.cards is not None and head.reason not in DEALT:
@@ -201,6 +203,25 @@ class ExactRules(TableBase):
         # the open-ended Draw Colour entry ends when the colour came out
         self._game.queue.pop(0)
         self._announce(None)
+
+    def _apply_hand_count(self, current: int | None, direction: str | None, side: str | None, seat: int | None,
+                          hand: int | None) -> None:
+        # `set seat=S hand=N` corrects one count (and opens no Uno window)
+        g = self._game
+        if current is not None:
+            g.current = current
+        if direction is not None:
+            g.direction = direction
+        if side is not None:
+            g.side = side
+        if seat is not None:
+            assert hand is not None, "set seat= is validated with its hand="
+            shot = self.interrupted
+            counted = 0 if shot is None else cards_to_count(g, shot, seat, hand)
+            if shot is not None and counted:
+                self._count_shot(shot["planned"], counted)  # the interrupted shot's cards the hand shows
+            g.counted[seat] = hand
+
 
     def _apply_give(self, seat: int, cards: int) -> None:
         # D-GIVE: N cards owed to S, queued like a penalty; turns unchanged (a house rule, a correction)
@@ -296,9 +317,14 @@ class ExactRules(TableBase):
         # open, the magazine's stack turned over, lid closed: the count stays). The card now showing does
         # nothing.
         g = self._game
-        g.side = "dark" if g.side == "light" else "light"
-        self._emit("side", side=g.side)
+        self._turn_over(g)
         g.current = self._after(player)
+
+    def _turn_over(self, g: GameState) -> None:
+        down = self.record.other_side(g.side)
+        assert down is not None, "a flip card belongs to a two-sided deck"
+        g.side = down.name
+        self._emit("side", side=g.side)
 
     # What a played card does, per its effect in the variant's card table (editions.py).
     EXACT_EFFECT: ClassVar[dict[str, Callable[[ExactRules, int, str, DeckCard, int | None], None]]] = {
@@ -326,9 +352,18 @@ class ExactRules(TableBase):
             self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
+    def _move_counting_windows(self, trigger: str, was: GameState | None, before: Snapshot | None,
+                               args: dict[str, Any]) -> None:
+        """The counting family's ``move_windows`` (Table._run calls it after every command's trigger)."""
+        g = self.game
+        if g is None or was is None:
+            return  # a new game starts with every window closed
+        g.last_play = None  # no wrong-card penalty in the counting family
+        self._move_exact_windows(trigger, was.hands, began_turn(was), args.get("seat"))
+
     def _move_exact_windows(self, trigger: str, hands_before: dict[int, int] | None, began: bool,
                             seat: int | None) -> None:
-        """Called by PenaltyRules._move_windows (the one place windows move) in the exact variants;
+        """Called by _move_counting_windows (the one place windows move in the counting family);
         `began`: a press was the next player's (a draw, or a press by ``GameState.seat_up``); `seat` is the
         command's ``seat=`` (the seat an ``uno`` or a ``catch`` names)."""
         # D-UNO: a hand becoming 1 (own play, swap, shuffle) opens a window; it closes when the player whose
@@ -342,23 +377,23 @@ class ExactRules(TableBase):
             g.uno_windows = []
             return
         windows = []
-        begun = trigger in ("play_exact", "pass_turn") or (trigger == "serve_exact_press" and began)
+        begun = trigger in ("play_card", "pass_turn") or (trigger == "serve_press" and began)
         for w in g.uno_windows:
             if begun:
                 continue
             if g.hands[w["seat"]] != hands_before[w["seat"]]:
                 continue
-            if w["seat"] == seat and trigger == "catch_exact_uno":
+            if w["seat"] == seat and trigger == "catch_uno":
                 continue  # caught: the window is used up
-            if w["seat"] == seat and trigger == "call_exact_uno":
+            if w["seat"] == seat and trigger == "call_uno":
                 w["called"] = True
             windows.append(w)
-        if trigger == "play_exact":
+        if trigger == "play_card":
             for s in g.in_game:
                 if g.hands[s] == 1 and hands_before[s] != 1:
                     windows.append({"seat": s, "called": g.uno_ahead == s})
             g.uno_ahead = None
-        elif trigger == "call_exact_uno":
+        elif trigger == "call_uno":
             assert seat is not None, "an uno call is validated with its seat"
             if seat == g.current and g.counted[seat] == 2:
                 g.uno_ahead = seat  # called ahead: safe for the card about to be played

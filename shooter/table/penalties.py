@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Snapshot, TableBase
+from .base import Snapshot, TableBase, began_turn
 from .cards import PENALTY_PRESSES
 from .state import PENALTY_REASONS, GameState, Owed, load_snapshot, without_last_play
 
@@ -46,24 +46,16 @@ class PenaltyRules(TableBase):
     # method opens, closes or marks a window itself (an uno call is only that: it has no rule callback).
     def _move_windows(self, trigger: str, was: GameState | None, before: Snapshot | None,
                       args: dict[str, Any]) -> None:
-        """Open and close the Uno window, the Uno-ahead call and the wrong-card window as the
-        command fired by `trigger` (a machine.TRANSITIONS trigger) says; `was` is the game as it
-        was before the command (the copy ``Table._run`` would roll back to), `before` its snapshot
-        (undoable commands only), `args` the command's arguments (the trigger's keyword arguments:
+        """Uno Extreme's windows (the Extreme family's ``move_windows``): open and close the Uno window, the
+        Uno-ahead call and the wrong-card window as the command fired by `trigger` (a machine trigger) says;
+        `was` is the game as it was before the command (the copy ``Table._run`` would roll back to), `before`
+        its snapshot (undoable commands only), `args` the command's arguments (the trigger's keyword arguments:
         a play's ``last``, the seat of an ``uno`` or a ``catch``)."""
         g = self.game
         if g is None or was is None:
             return  # a new game starts with every window closed
         ahead = was.uno_ahead
-        head = was.queue[0] if was.queue else None  # (was.head, without a call: a press comes here)
-        # the next player has begun (the Uno windows of every variant): a draw press, or a press by the seat
-        # whose turn it is now (the victim paying for its lost turn, the player up paying a penalty of its own),
-        # whatever the card did to the turn order; other seats' penalty presses are not a turn
-        began = head is None or head.by == was.seat_up()
-        if g.exact:
-            g.last_play = None  # no wrong-card penalty in the exact variants
-            self._move_exact_windows(trigger, was.hands, began, args.get("seat"))
-            return
+        began = began_turn(was)
         if trigger == "play_card":
             assert before is not None, "a play (an undoable command) comes with the snapshot before it"
             played = was.current_seat

@@ -5,7 +5,7 @@ Format (``"format": "uno-shooter/table"``, ``"version": 2``)::
     {"format": "uno-shooter/table", "version": 2,
      "options": {...RuleOptions...},
      "game": null or a snapshot (state.snapshot: what every game has, its "phase", and its rules
-             family's own part under the family's name: "extreme": {...} or "exact": {...}),
+             family's own part under the family's name (shooter.editions: extreme or counting)),
      "history": [{"command": "play", "game": snapshot before it}, ...],   # oldest first
      "undo_blocker": null, "press" or "deal",   # what cleared the history (base.UNDO_BLOCKED)
      "shot": null or {"seat", "reason", "planned", "counted", "hand"},          # an exact shot out, not counted
@@ -29,12 +29,13 @@ import random
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from shooter.editions.records import EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
 from shooter.errors import StateFileError
 
 from .base import UNDO_BLOCKED
 from .options import RuleOptions
 from .resume import still_owed
-from .state import FAMILIES, MAX_CARDS, ShotOut, load_snapshot, snapshot
+from .state import MAX_CARDS, PARTS, ShotOut, load_snapshot, snapshot
 
 if TYPE_CHECKING:
     from .table import Table
@@ -118,9 +119,9 @@ def upgrade(data: object, *, fmt: str, version: int, migrations: Mapping[int, Ca
 # --- migrations: version n's document -> version n+1's ------------------------------------------------------------
 # Version 1's fields of the exact editions and its score sheet, as a file saved before they were added held them
 # (and its Extreme family's, which every version-1 game carried).
-_V1_DEFAULTS: dict[str, Any] = {"variant": "extreme", "start": None, "side": None, "hands": None, "drawn": None,
+_V1_DEFAULTS: dict[str, Any] = {"variant": FORMAT1_VARIANT, "start": None, "side": None, "hands": None, "drawn": None,
                                 "challenge": None, "uno_windows": [], "uno_penalty": 2, "deck": None, "rounds": [],
-                                "edition": "2016", "last_play": None}
+                                "edition": FORMAT1_EDITION, "last_play": None}
 
 
 def _v1_snapshot(data: object) -> object:
@@ -131,12 +132,13 @@ def _v1_snapshot(data: object) -> object:
     if not isinstance(data, dict):
         return data
     game = {**_V1_DEFAULTS, **data}
-    family = "extreme" if game["variant"] == "extreme" else "exact"
-    if family == "extreme":
+    variant = game["variant"]   # a variant not registered: the check of version 2 names it
+    family = family_of(variant) if isinstance(variant, str) and variant in VARIANTS else EXTREME
+    if family == EXTREME:
         game.pop("uno_penalty")
-    game[family] = {key: game.pop(key) for key in sorted(FAMILIES[family].fields)}
-    for other in FAMILIES:
-        for key in FAMILIES[other].fields if other != family else ():
+    game[family] = {key: game.pop(key) for key in sorted(PARTS[family].fields)}
+    for other in PARTS:
+        for key in PARTS[other].fields if other != family else ():
             if key in game and game[key] == _V1_DEFAULTS[key]:
                 del game[key]
     last = game[family].get("last_play")

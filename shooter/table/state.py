@@ -15,6 +15,16 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, NotRequired, TypedDict, cast
 
+from shooter.editions.records import (
+    COUNTING,
+    COUNTING_CARDS,
+    COUNTING_TURN_REASONS,
+    DEFAULT_EDITION,
+    DEFAULT_VARIANT,
+    EXTREME,
+    FORMAT1_VARIANT,
+    family_of,
+)
 from shooter.errors import StateFileError
 
 from .args import (
@@ -32,13 +42,12 @@ from .args import (
     WINNER,
 )
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
-from .editions import ALL_WILD, CLASSIC, DRAW, FLIP_DARK, FLIP_LIGHT, WILD_DRAW
 
 MAX_TOTAL = 10_000_000
 GAME_PHASES = ("deal", "first", "play", "scoring", "over")
 PENALTY_REASONS = tuple(PENALTY_PRESSES)
 REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
-EXACT_CARDS = tuple(sorted({*CLASSIC, *ALL_WILD, *FLIP_LIGHT, *FLIP_DARK}))
+EXACT_CARDS = COUNTING_CARDS  # every registered counting deck's card names (a live view of the registry)
 # exact variants: the reasons an entry is owed for (besides a draw card's name); "draw" is a press's
 # 1-card draw, owed from the press until the exit sensor counted it
 EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge", "draw")
@@ -46,10 +55,8 @@ MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
 TURN_REASONS = ("hit2", "hit4", "start")
-# The same in the exact variants: a draw card's entry at its victim (named by the card, of any side: an entry
-# outlives a flip) and the first card's `start`; a targeted draw's target keeps its turn.
-EXACT_TURN_REASONS = frozenset({"start", *(c.name for table in (CLASSIC, ALL_WILD, FLIP_LIGHT, FLIP_DARK)
-                                           for c in table.values() if c.effect in (DRAW, WILD_DRAW))})
+# The same in the exact variants: a draw card's entry at its victim and the first card's `start` (the registry's).
+EXACT_TURN_REASONS = COUNTING_TURN_REASONS
 
 Snapshot = dict[str, Any]  # snapshot(): the GameState fields and "phase", as JSON data
 
@@ -131,7 +138,7 @@ class GameState:
     """One game at the table. Seats are 1..players, clockwise."""
 
     players: int
-    edition: str = "2016"
+    edition: str = DEFAULT_EDITION
     scoring: str = WINNER
     limit: int = DEFAULT_LIMIT
     dealer: int = 1
@@ -150,7 +157,7 @@ class GameState:
     reports: dict[int, int] = field(default_factory=dict)  # hand points reported this round
     first: str | None = None  # the card turned up at round start
     # --- the exact variants (editions.py, exact.py); extreme keeps the defaults ---
-    variant: str = "extreme"
+    variant: str = DEFAULT_VARIANT
     start: str | None = None  # classic's first-card rule (`start=`)
     side: str | None = None  # flip: the side up
     hands: dict[int, int] | None = None  # cards in each hand, as counted
@@ -171,7 +178,7 @@ class GameState:
 
         ``exact``: an exact variant, the shooter counts every card (editions.py). A plain attribute, not a
         field (it is not saved) nor a property: the controller asks it several times a press."""
-        self.exact: bool = self.variant != "extreme"
+        self.exact: bool = family_of(self.variant) == COUNTING
 
     @property
     def counted(self) -> dict[int, int]:
@@ -258,8 +265,8 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data (seat keys as strings): what every game has, and under its rules family's name
-        (:data:`FAMILIES`) that family's own part."""
-        family = family_of(self)
+        (:data:`PARTS`) that family's own part."""
+        family = family_of(self.variant)
         return {
             "players": self.players,
             "scoring": self.scoring,
@@ -280,13 +287,8 @@ class GameState:
             "first": self.first,
             "variant": self.variant,
             "rounds": score_sheet(self.rounds),
-            family: FAMILIES[family].dump(self),
+            family: PARTS[family].dump(self),
         }
-
-
-def family_of(game: GameState) -> str:
-    """The rules family the game plays by, the key of its own part in a snapshot (:data:`FAMILIES`)."""
-    return "exact" if game.exact else "extreme"
 
 
 def _extreme_part(game: GameState) -> dict[str, Any]:
@@ -320,9 +322,9 @@ class Family:
 # the play a wrong-card penalty may take back; the counting dealer's (classic, All Wild, Flip) its first-card rule,
 # the side up, the counted hands, the draw of this turn, a challenge, its Uno windows and penalty, the deck's count.
 # A game of the one family carries the other's defaults in memory, never in the file.
-FAMILIES: dict[str, Family] = {
-    "extreme": Family(frozenset({"edition", "last_play"}), _extreme_part, "extreme_part"),
-    "exact": Family(frozenset({"start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
+PARTS: dict[str, Family] = {
+    EXTREME: Family(frozenset({"edition", "last_play"}), _extreme_part, "extreme_part"),
+    COUNTING: Family(frozenset({"start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
                                "deck"}), _exact_part, "exact_part"),
 }
 
@@ -362,7 +364,7 @@ def snapshot(game: GameState, phase: str) -> Snapshot:
     """A self-contained copy of the game and its phase (for undo and saving)."""
     data = game.to_dict()
     data["phase"] = phase
-    extreme = data.get("extreme")
+    extreme = data.get(EXTREME)
     if extreme is not None and extreme["last_play"] is not None:
         extreme["last_play"] = copy.deepcopy(extreme["last_play"])  # holds a snapshot (one level deep)
     return data
@@ -370,7 +372,7 @@ def snapshot(game: GameState, phase: str) -> Snapshot:
 
 def without_last_play(data: Snapshot) -> Snapshot:
     """An Extreme game's snapshot with no last play of its own: a last play keeps one level only."""
-    return {**data, "extreme": {**data["extreme"], "last_play": None}}
+    return {**data, EXTREME: {**data[EXTREME], "last_play": None}}
 
 
 def load_snapshot(data: object, where: str = "game", nested: bool = False) -> tuple[GameState, str]:
@@ -381,8 +383,8 @@ def load_snapshot(data: object, where: str = "game", nested: bool = False) -> tu
 class _Loader:
     """Field-by-field checks of a snapshot, with messages that name the field."""
 
-    # what every game has (its family's own part is under the family's name, FAMILIES)
-    KEYS = (set(GameState.__dataclass_fields__) - {f for family in FAMILIES.values() for f in family.fields}) | {
+    # what every game has (its family's own part is under the family's name, PARTS)
+    KEYS = (set(GameState.__dataclass_fields__) - {f for family in PARTS.values() for f in family.fields}) | {
         "phase"}
 
     def __init__(self, where: str):
@@ -424,8 +426,8 @@ class _Loader:
         if not isinstance(data, dict):
             raise StateFileError(f"Saved table state: {self.where} is not an object.")
         variant = self.choice(data, "variant", VARIANTS) if "variant" in data else None
-        game = GameState(players=2, variant=variant or "extreme")
-        family = family_of(game)   # the one part of its own a game of this variant has
+        game = GameState(players=2, variant=variant or FORMAT1_VARIANT)
+        family = family_of(game.variant)   # the one part of its own a game of this variant has
         keys = self.KEYS | {family}
         missing, unknown = keys - set(data), set(data) - keys
         if missing or unknown:
@@ -456,9 +458,9 @@ class _Loader:
             variant=game.variant,
         )
         part = data[family]
-        if not isinstance(part, dict) or set(part) != FAMILIES[family].fields:
-            self.fail(family, f"must be an object with {', '.join(sorted(FAMILIES[family].fields))}")
-        getattr(_Loader(f"{self.where}.{family}"), FAMILIES[family].load)(game, part, nested)
+        if not isinstance(part, dict) or set(part) != PARTS[family].fields:
+            self.fail(family, f"must be an object with {', '.join(sorted(PARTS[family].fields))}")
+        getattr(_Loader(f"{self.where}.{family}"), PARTS[family].load)(game, part, nested)
         phase = self.choice(data, "phase", GAME_PHASES)
         game.rounds = self.rounds(data["rounds"], game, phase)
         self.consistent(game, phase)

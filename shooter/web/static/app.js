@@ -5,9 +5,11 @@
 const $ = (id) => document.getElementById(id);
 // The table's options (GET /options.json, built from the controller's own definitions): the seats, variants,
 // editions, scorings (and those each variant allows) and start rules, the limit's and give's ranges, the names'
-// length, the languages, each pad (its cards in the pad's order, the digits of its number cards, the cards that
-// take a target) and the form's defaults (this controller's seats, dealer and start rule). Read once, before
-// anything is built.
+// length, the languages, each box (per variant: its editions, start rules, sides, whether the shooter counts its
+// cards, the name printed on it per language and which pad plays each edition or side), each pad (its cards in
+// the pad's order, the digits of its number cards, the cards that take a target, the names printed on its cards
+// per language) and the form's defaults (this controller's seats, dealer and start rule). Read once, before
+// anything is built. The page names no edition itself: a new one in the controller's registry is here too.
 let O = null;
 
 const S = {
@@ -24,15 +26,23 @@ function t(key, fields = {}) {
   const text = (S.cat[S.lang] || {})[key] ?? (S.cat.en || {})[key] ?? key;
   return text.replace(/\{([a-z_]+)\}/g, (m, k) => (k in fields ? String(fields[k]) : m));
 }
-function exact(game) { return !!game && !!game.variant && game.variant !== "extreme"; }
-function deckKey(game) {  // which pad: Extreme's edition, the exact variant, Flip's side up
-  if (!exact(game)) return game.edition;
-  return game.variant === "flip" ? `flip-${game.side || "light"}` : game.variant;
+function box(game) { return O.boxes[(game && game.variant) || O.variants[0]]; }
+function exact(game) { return !!game && box(game).counting; }  // the shooter deals and counts every card
+function deckKey(game) {  // which pad: the edition's (Extreme's year), or the side that is up
+  const b = box(game);
+  if (b.editions.length) return b.pads[game.edition];
+  return b.pads[b.sides.length ? (game.side || b.sides[0]) : ""];
 }
 function pad(game) { return O.pads[deckKey(game)]; }
-function cardName(game, card) {  // the name printed on the card of this game's Uno
-  return t(exact(game) ? `card.${game.variant}.${card}` : `card.${card}`);
+function named(names) { return names[S.lang] || names.en || {}; }
+function cardName(game, card) {  // the name printed on the card of this game's Uno (the side up first)
+  for (const key of [deckKey(game), ...Object.values(box(game).pads)]) {
+    const name = named(O.pads[key].names)[card];
+    if (name) return name;
+  }
+  return card;
 }
+function boxName(variant) { return named(O.boxes[variant].names) || variant; }
 function seatName(seat) {
   const names = (S.status && S.status.names) || {};
   return names[String(seat)] || t("seat.name", {n: seat});
@@ -48,6 +58,7 @@ async function setLang(lang) {
   localStorage.setItem("lang", lang);
   document.documentElement.lang = lang;
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-box]")) el.textContent = boxName(el.dataset.box);
   const other = nextLang(lang);
   $("lang").textContent = t("lang.switch");
   $("lang").lang = other;
@@ -442,7 +453,7 @@ function renderDeal(game) {
   const first = game.phase === "first";
   const dealing = first && !!game.owed;  // the deal and the dealer's card are still being shot
   $("deal-text").textContent = t(dealing ? "phase.dealing" : first ? "phase.first"
-                                 : exact(game) ? "phase.deal_exact" : "phase.deal");
+                                 : exact(game) ? "phase.deal_exact" : "phase.deal", {n: box(game).hand});
   $("first-row").hidden = exact(game) && (!first || dealing);
   $("start-round").hidden = first;
   $("start-round").textContent = t(exact(game) ? "btn.deal" : "btn.start_round");
@@ -513,14 +524,22 @@ function choice(value, key) {  // one option of a select: its words from the cat
   if (key) o.dataset.t = key;
   return o;
 }
+function refill(sel, options, key, preferred) {  // a select's choices for `key`, rebuilt when it changes
+  if (sel.dataset.key === key || !options.length) return;  // (a variant that asks none: the row is hidden)
+  sel.replaceChildren(...options);
+  for (const o of sel.options) if (o.dataset.t) o.textContent = t(o.dataset.t);
+  if (preferred && [...sel.options].some((o) => o.value === preferred)) sel.value = preferred;
+  sel.dataset.key = key;
+}
 function range({min, max}) { return Array.from({length: max - min + 1}, (_, i) => min + i); }
 function buildForm() {  // the choices the controller offers, once (their words come with the language)
   $("players").replaceChildren(...range(O.seats).map((n) => choice(n)));
   $("players").value = String(O.defaults.players);
-  $("variant").replaceChildren(...O.variants.map((v) => choice(v, `variant.${v}`)));
-  $("start").replaceChildren(...O.starts.map((s) => choice(s, `start.${s}`)));
+  $("variant").replaceChildren(...O.variants.map((v) => Object.assign(choice(v), {textContent: boxName(v)})));
+  for (const o of $("variant").options) o.dataset.box = o.value;  // the box's name, in the page's language
+  $("start").replaceChildren(...O.starts.map((s) => choice(s, `start.${s}`)));  // until a variant asks its own
   $("start").value = O.defaults.start;
-  $("edition").replaceChildren(...O.editions.map((e) => choice(e)));  // an edition is its year
+  $("edition").replaceChildren(...O.editions.map((e) => choice(e)));
   $("scoring").replaceChildren(...O.scorings.map((s) => choice(s, `scoring.${s}`)));
   Object.assign($("limit"), {min: O.limit.min, max: O.limit.max, value: O.limit.default});
   $("give-cards").replaceChildren(...range(O.give).map((n) => choice(n)));
@@ -543,8 +562,11 @@ function renderSetup(st) {
     input.setAttribute("aria-label", t("seat.name", {n: i + 1}));
   });
   const variant = $("variant").value;
-  $("edition-row").hidden = variant !== "extreme";  // the form asks what the variant takes
-  $("start-row").hidden = variant !== "classic";
+  const chosen = O.boxes[variant];  // the form asks what the variant takes: its editions, its start rules
+  $("edition-row").hidden = !chosen.editions.length;
+  $("start-row").hidden = !chosen.starts.length;
+  refill($("edition"), chosen.editions.map((e) => choice(e)), variant);  // an edition is its year
+  refill($("start"), chosen.starts.map((s) => choice(s, `start.${s}`)), variant, O.defaults.start);
   const scoring = $("scoring");
   for (const o of scoring.options) o.disabled = o.hidden = !O.variant_scorings[variant].includes(o.value);
   if (scoring.selectedOptions[0].disabled) scoring.value = O.variant_scorings[variant][0];
@@ -650,8 +672,8 @@ $("new-game").addEventListener("click", guarded(() => {
   const limit = Number($("limit").value) || O.limit.default;
   const variant = $("variant").value;
   act(`game new players=${n} dealer=${$("dealer").value} variant=${variant}` +
-      (variant === "extreme" ? ` edition=${$("edition").value}` : "") +
-      (variant === "classic" ? ` start=${$("start").value}` : "") +
+      (O.boxes[variant].editions.length ? ` edition=${$("edition").value}` : "") +
+      (O.boxes[variant].starts.length ? ` start=${$("start").value}` : "") +
       ` scoring=${$("scoring").value} limit=${limit}`);
   showView("table");
 }));

@@ -1,0 +1,388 @@
+"""The rules families: how a game of each family carries out the table's commands.
+
+A family is one object, chosen when a game starts (by its edition record's ``family``,
+:mod:`shooter.editions`) and asked for every command of that game: :class:`shooter.table.Table` hands each
+command to it and branches on nothing. Each family plays by its own phase machine
+(``machine.FAMILY_TRANSITIONS``, one trigger per command) whose callbacks are the rule mixins' methods:
+
+* :class:`ExtremeFamily` (Uno Extreme's decks): presses are owed and served; the table counts no card
+  (``turns.py``, ``penalties.py``);
+* :class:`CountingFamily` (classic Uno, All Wild, Flip and any other counting deck): the shooter deals and counts
+  every card; the record's data (sides, start rules, challenges, the hand) says what differs (``exact.py``).
+
+A command the family does not have is refused as it always was: ``wrong-phase`` where the other family would
+not take it either, else ``bad-argument`` naming the variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shooter.editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, records
+from shooter.errors import CommandError
+
+from .args import CHALLENGE_RESULT, DIRECTION, GIVE_CARDS, PENALTY, whole, word_of
+from .base import Event
+from .cards import hand_points, parse_card
+from .core import TableCore
+from .editions import exact_hand_points, parse_deck_card
+from .exact import DEALT
+from .machine import FAMILY_TRANSITIONS
+from .resume import cards_to_count
+from .state import MAX_CARDS, GameState
+
+
+def _may(family: str, trigger: str, phase: str) -> bool:
+    """Whether `family`'s machine declares `trigger` for `phase` (read from its table, as the machine does)."""
+    for t in FAMILY_TRANSITIONS[family]:
+        if t["trigger"] == trigger and (t["source"] == "*" or phase in ([t["source"]] if isinstance(t["source"], str)
+                                                                         else t["source"])):
+            return True
+    return False
+
+
+class RulesFamily:
+    """What every family answers; the commands a family lacks are refused here."""
+
+    name: str
+    other: str  # the family whose commands this one refuses as "not this way"
+
+    def _not_here(self, t: TableCore, trigger: str, doing: str) -> CommandError:
+        """Why a command of the other family is refused: no game, the phase, or this variant."""
+        g = t.game
+        if g is None:
+            return CommandError("no-game", "There is no game; start one with game new.")
+        if not _may(self.other, trigger, t.phase):
+            return CommandError("wrong-phase", f"Cannot {doing} in phase {t.phase}.")
+        return CommandError("bad-argument", f"variant {g.variant} cannot {doing} this way.")
+
+    windows: str  # the rule method (of the table) that moves the family's rule windows after every command
+    counts = False  # every command is checked to leave the card counts sound (state.count_problem)
+
+    # every family's commands (each family carries them out its own way)
+    def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
+        raise NotImplementedError
+
+    def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
+        raise NotImplementedError
+
+    def press(self, t: TableCore) -> list[Event]:
+        raise NotImplementedError
+
+    def uno(self, t: TableCore, seat: object) -> list[Event]:
+        raise NotImplementedError
+
+    def catch(self, t: TableCore, seat: object) -> list[Event]:
+        raise NotImplementedError
+
+    def penalty(self, t: TableCore, kind: object, seat: object) -> list[Event]:
+        raise NotImplementedError
+
+    def hand(self, t: TableCore, who: int, cards: list[str]) -> list[Event]:
+        raise NotImplementedError
+
+    def set(self, t: TableCore, current: object, direction: object, side: object, seat: object,
+            hand: object) -> list[Event]:
+        raise NotImplementedError
+
+    # the counting family's commands, refused by default
+    def first_card(self, t: TableCore, card: object) -> list[Event]:
+        raise self._not_here(t, "turn_up", "report the first card")
+
+    def draw(self, t: TableCore, seat: object) -> list[Event]:
+        raise self._not_here(t, "pass_turn", "draw")
+
+    def pass_turn(self, t: TableCore, seat: object) -> list[Event]:
+        raise self._not_here(t, "pass_turn", "pass")
+
+    def challenge(self, t: TableCore, seat: object, result: object) -> list[Event]:
+        raise self._not_here(t, "challenge_card", "challenge")
+
+    def colour_found(self, t: TableCore, seat: object) -> list[Event]:
+        raise self._not_here(t, "find_colour", "end a draw")
+
+    def give(self, t: TableCore, seat: object, cards: object) -> list[Event]:
+        raise self._not_here(t, "give_cards", "give cards")
+
+    def count_shot(self, t: TableCore, planned: int, ejected: int | None, seat: int | None,
+                   reason: str | None) -> list[Event]:
+        return []  # no card is counted: the exit sensor's count means nothing here
+
+    def due(self, t: TableCore) -> tuple[int, str, int] | None:
+        return None
+
+    def dealt_next(self, t: TableCore) -> bool:
+        return False
+
+
+class ExtremeFamily(RulesFamily):
+    """Uno Extreme: the F-*, C-*, T-*, P-*, E-* rules (turns.py, penalties.py)."""
+
+    name, other = EXTREME, COUNTING
+    windows = "_move_windows"  # PenaltyRules: the Uno window, the call ahead, the wrong card
+
+    def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
+        g = t._need("begin_round", "start a round")
+        if cards is not None:
+            raise CommandError("bad-argument", "cards= goes only with the exact variants.")
+        if first is None:
+            raise CommandError("bad-argument", "round start needs first=CARD, the card the dealer turned up.")
+        card, _ = parse_card(first, t.record)
+        deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
+        return t._run("round start", "begin_round", first=card, dealer=deals, announce=True)
+
+    def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
+        g = t._need("play_card", "play a card")
+        name, _ = parse_card(card, t.record)
+        aim = t._play_target(g, seat, target, last)
+        head = g.head
+        if head is not None:
+            raise CommandError("presses-owed",
+                               f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
+        t._check_target(name, aim)
+        return t._run("play", "play_card", card=name, target=aim, last=last,
+                      announce=True, finish=t._end_round_if_out)
+
+    def press(self, t: TableCore) -> list[Event]:
+        # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
+        if t.game is None or not t.machine.may("serve_press", t.phase):
+            return []  # no game or no round on: the press fired like the original launcher's
+        return t._run(None, "serve_press", finish=t._end_round_if_out, forget="press",
+                      rollback_copy=GameState.press_copy)
+
+    def uno(self, t: TableCore, seat: object) -> list[Event]:
+        t._need("call_uno", "call Uno")
+        who = self._in_time(t._seat(seat, "seat"), t._uno_problem)
+        return t._run("uno", "call_uno", seat=who)
+
+    def catch(self, t: TableCore, seat: object) -> list[Event]:
+        t._need("catch_uno", "catch a player")
+        who = self._in_time(t._seat(seat, "seat"), t._catch_problem)
+        return t._run("catch", "catch_uno", seat=who, announce=True)
+
+    @staticmethod
+    def _in_time(seat: int, problem_of: Callable[[int], str | None]) -> int:
+        """The seat, unless its window says the call or the catch is ``too-late``."""
+        problem = problem_of(seat)
+        if problem:
+            raise CommandError("too-late", problem)
+        return seat
+
+    def penalty(self, t: TableCore, kind: object, seat: object) -> list[Event]:
+        if PENALTY("penalty", kind) == "advice":
+            t._need("give_advice_penalty", "give an advice penalty")
+            return t._run("penalty", "give_advice_penalty", seat=t._seat(seat, "seat"), announce=True)
+        t._need("take_back_wrong_card", "take back a wrong card")
+        who = t._seat(seat, "seat")
+        problem = t._wrong_card_problem(who)
+        if problem:
+            raise CommandError("too-late", problem)
+        return t._run("penalty", "take_back_wrong_card", seat=who, announce=True)
+
+    def hand(self, t: TableCore, who: int, cards: list[str]) -> list[Event]:
+        return t._report(who, hand_points(cards, t.record))
+
+    def set(self, t: TableCore, current: object, direction: object, side: object, seat: object,
+            hand: object) -> list[Event]:
+        if side is not None or seat is not None or hand is not None:
+            raise self._not_here(t, "correct", "correct the table")
+        t._need("correct", "correct the turn")
+        if current is None and direction is None:
+            raise CommandError("bad-argument", "set needs current= or direction=.")
+        return t._run("set", "correct", current=None if current is None else t._seat(current, "current"),
+                      direction=None if direction is None else DIRECTION("direction", direction), announce=True)
+
+
+class CountingFamily(RulesFamily):
+    """The counting dealer: the D-* rules and the edition's own (CL-*, AW-*, FL-*; exact.py)."""
+
+    name, other = COUNTING, EXTREME
+    windows = "_move_counting_windows"  # ExactRules: the Uno windows of the hand counts
+    counts = True
+
+    def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
+        g = t._need("begin_round", "start a round")
+        if first is not None:
+            raise CommandError("bad-argument", "first= goes only with variant=extreme; here send first CARD "
+                                               "once the first card is turned up.")
+        deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
+        least = t.record.hand_size * len(g.in_game) + 1
+        deck_cards = whole(least, MAX_CARDS)("cards", t.record.deck_size if cards is None else cards)
+        return t._run(None, "begin_round", dealer=deals, cards=deck_cards, announce=True, forget="deal")
+
+    def first_card(self, t: TableCore, card: object) -> list[Event]:
+        if t.record.first_card == IGNORED:
+            raise CommandError("bad-argument", f"{t.record.title} ignores its first card: there is nothing to "
+                                               f"report.")
+        g = t._need("turn_up", "report the first card")
+        t._nothing_owed_now()
+        # the card is one of the side that is up (flip: light unless `set side=dark` said otherwise), the side
+        # its rules are looked up in: a card of the other side is bad-argument, never a failed look-up
+        name, _ = parse_deck_card(card, t.record, g.side)
+        stands = t._first_stands(name)
+        return t._run("first" if stands else None, "turn_up", card=name, announce=True,
+                      forget=None if stands else "deal")  # a void first card: one more card of the deal
+
+    def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
+        g = t._need("play_card", "play a card")
+        name, _ = parse_deck_card(card, t.record, g.side)
+        aim = t._play_target(g, seat, target, last)
+        t._nothing_owed_now()
+        held = g.counted[g.current_seat]
+        if held == 0 or (last and held != 1):
+            raise CommandError("bad-argument", f"Seat {g.current} holds {held} cards"
+                                               + ("; last is for a hand of 1." if last else "."))
+        aims = t._card(name).effect in AIMED_EFFECTS
+        if aims != (aim is not None) or (aims and (aim == g.current or aim in g.out)):
+            raise CommandError("bad-argument", f"target= (another seat still in the game) goes with "
+                                               f"targeted-draw-two and forced-swap only, and they need it; "
+                                               f"not with {name}.")
+        return t._run("play", "play_card", card=name, target=aim, last=last, announce=True,
+                      finish=t._end_round_if_out)
+
+    def press(self, t: TableCore) -> list[Event]:
+        """A press: serves the head of the queue in full, or is the draw.
+
+        D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is
+        loaded (`magazine cards=N`) a press serves the rest of the entry."""
+        g = t._need("serve_press", "press")
+        if not g.queue:
+            if t.phase != "play":
+                raise CommandError("wrong-phase", "Nothing is due: report the first card with first CARD.")
+            if g.drawn is not None or g.going_out is not None:
+                raise CommandError("already-drawn", f"Seat {g.current} drew already; play that card or pass.")
+        events = t._run(None, "serve_press", forget="press")
+        t.shooting = True  # the head is being shot: nothing goes ahead of it until count_shot
+        t.interrupted = None  # the shooter finishes the interrupted entry (resume.py)
+        return events
+
+    def _call(self, t: TableCore, command: str, trigger: str, seat: object) -> list[Event]:
+        """`uno` / `catch`: refused with the code the problem names."""
+        t._need(trigger, f"{command} a seat")
+        who = t._seat(seat, "seat")
+        problem = t._exact_uno_problem(who) if trigger == "call_uno" else t._exact_catch_problem(who)
+        if problem:
+            raise CommandError(*problem)
+        return t._run(command, trigger, seat=who, announce=True)
+
+    def uno(self, t: TableCore, seat: object) -> list[Event]:
+        return self._call(t, "uno", "call_uno", seat)
+
+    def catch(self, t: TableCore, seat: object) -> list[Event]:
+        return self._call(t, "catch", "catch_uno", seat)
+
+    def penalty(self, t: TableCore, kind: object, seat: object) -> list[Event]:
+        # D-PEN: the advice and wrong-card penalties are Extreme's
+        raise CommandError("bad-argument", f"variant {t._game.variant} has no penalty command.")
+
+    def hand(self, t: TableCore, who: int, cards: list[str]) -> list[Event]:
+        # the reported cards are the truth; the tracked count is replaced
+        points = exact_hand_points(cards, t.record, t._game.side)
+        return t._report(who, points, count=len(cards))
+
+    def draw(self, t: TableCore, seat: object) -> list[Event]:
+        g = t._need("pass_turn", "draw")
+        if seat is not None and t._seat(seat, "seat") != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+        t._nothing_owed_now()
+        return self.press(t)
+
+    def pass_turn(self, t: TableCore, seat: object) -> list[Event]:
+        g = t._need("pass_turn", "pass")
+        if seat is not None and t._seat(seat, "seat") != g.current:
+            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+        t._nothing_owed_now()
+        if g.drawn is None:
+            raise CommandError("must-draw", f"Seat {g.current} must draw a card before passing.")
+        return t._run("pass", "pass_turn", announce=True)
+
+    def challenge(self, t: TableCore, seat: object, result: object) -> list[Event]:
+        g = t._need("challenge_card", "challenge")
+        if not t.record.challenges:
+            raise CommandError("bad-argument", f"{t.record.title} has no challenge.")
+        who = t._seat(seat, "seat")
+        outcome = CHALLENGE_RESULT("result", result)
+        if g.challenge is None:
+            raise CommandError("too-late", "No wild draw card can be challenged now.")
+        if who != g.challenge["seat"]:
+            raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
+        if not any(o.seat == who and o.reason == g.challenge["card"] for o in g.queue):
+            raise CommandError("too-late", f"Seat {who} owes no {g.challenge['card']} cards to challenge.")
+        if outcome == "upheld" and g.going_out == g.challenge["by"]:
+            # a last wild draw card held no other card: it cannot have been illegal
+            raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
+        return t._run("challenge", "challenge_card", seat=who, result=outcome, announce=True)
+
+    def colour_found(self, t: TableCore, seat: object) -> list[Event]:
+        g = t._need("find_colour", "end a draw")
+        head = g.head
+        if head is None or head.cards is not None:
+            raise CommandError("wrong-phase", "No draw-until-the-colour is being served.")
+        if seat is not None and t._seat(seat, "seat") != head.seat:
+            raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
+        if head.served == 0:
+            raise CommandError("bad-argument", "No card has been shot for this draw yet.")
+        if t.shooting:  # the card coming out is this draw's: it must be counted to it first
+            raise CommandError("busy", "A card of this draw is still being shot; send colour-found once it is "
+                                       "counted.")
+        return t._run("colour-found", "find_colour", finish=t._end_round_if_out)
+
+    def give(self, t: TableCore, seat: object, cards: object) -> list[Event]:
+        t._need("give_cards", "give cards")
+        who = t._seat(seat, "seat")
+        return t._run("give", "give_cards", seat=who, cards=GIVE_CARDS("cards", cards), announce=True)
+
+    def set(self, t: TableCore, current: object, direction: object, side: object, seat: object,
+            hand: object) -> list[Event]:
+        if side is None and seat is None and hand is None:
+            # the turn alone: a correction while a round is played, as in Uno Extreme
+            t._need("correct", "correct the turn")
+            if t.phase != "play":
+                raise CommandError("wrong-phase", f"Cannot correct the turn in phase {t.phase}.")
+            if current is None and direction is None:
+                raise CommandError("bad-argument", "set needs current= or direction=.")
+        g = t._need("correct", "correct the table")
+        if side is not None and len(t.record.sides) < 2:
+            two = ", ".join(r.variant for r in records() if len(r.sides) > 1)
+            raise CommandError("bad-argument", f"side= goes only with variant={two}.")
+        if (seat is None) != (hand is None):
+            raise CommandError("bad-argument", "seat= and hand= go together.")
+        now = None if current is None else t._seat(current, "current")
+        way = None if direction is None else DIRECTION("direction", direction)
+        up = None if side is None else word_of(t.record.side_names)("side", side)
+        who = None if seat is None else t._seat(seat, "seat")
+        held = None if hand is None else whole(0, MAX_CARDS)("hand", hand)
+        shot = t.interrupted
+        counts = shot is not None and who is not None and held is not None and cards_to_count(g, shot, who, held) > 0
+        events = t._run("set", "correct", current=now, direction=way, side=up, seat=who,
+                        hand=held, announce=t.phase == "play" and not counts)  # (counted: it announces)
+        if t.interrupted is not None and who == t.interrupted["seat"]:
+            t.interrupted = None  # the table confirmed the hand (resume.py)
+        return events
+
+    def count_shot(self, t: TableCore, planned: int, ejected: int | None, seat: int | None,
+                   reason: str | None) -> list[Event]:
+        game = t.game
+        if game is None or not t.machine.may("count_shot", t.phase):
+            return []
+        head = game.head
+        if seat is not None and ejected and (head is None or (head.seat, head.reason) != (seat, reason)):
+            owed = "nothing is owed" if head is None else f"seat {head.seat} is owed ({head.reason})"
+            raise CommandError("bad-count", f"{ejected} cards shot to seat {seat} ({reason}) are not counted: "
+                                            f"{owed}; correct the hand with set seat={seat} hand=N.")
+        dealt = head is not None and head.reason in DEALT  # the deal's shots (and the first card)
+        return t._run(None, "count_shot", planned=planned, ejected=ejected or 0,
+                      finish=t._end_round_if_out if t.phase == "play" else None,
+                      forget="deal" if dealt else "press")
+
+    def due(self, t: TableCore) -> tuple[int, str, int] | None:
+        if t.game is None or t.phase not in ("first", "play"):
+            return None
+        return t._exact_due()
+
+    def dealt_next(self, t: TableCore) -> bool:
+        head = None if t.game is None else t.game.head
+        return head is not None and head.reason in DEALT and t.phase in ("first", "play")
+
+
+FAMILIES: dict[str, RulesFamily] = {EXTREME: ExtremeFamily(), COUNTING: CountingFamily()}
