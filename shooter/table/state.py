@@ -212,25 +212,14 @@ class GameState:
         return self.current
 
     # --- data ---------------------------------------------------------------
-    def press_copy(self) -> GameState:
-        """A copy to roll an Uno Extreme press back to (``Table.press``): only the owed queue is copied,
-        entries too (a press pays them in place); every other container is shared, as the rules a press
-        runs (the draw, the windows, the end of a round) only ever replace them whole (tests/test_table_rollback.py
-        checks that they do)."""
-        data = self.__dict__.copy()
-        data["queue"] = ([Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact) for o in self.queue]
-                         if self.queue else [])  # (no comprehension frame for an empty list)
-        twin = object.__new__(GameState)
-        twin.__dict__ = data
-        return twin
-
     def clone(self) -> GameState:
         """An independent copy to roll a command back to (``Table._run``): every container a rule
         changes in place is copied; ``last_play`` is shared, as rules only ever replace it whole.
 
         Much cheaper than a :func:`snapshot` (no JSON data, no checks when restored)."""
-        twin = self.press_copy()
-        data = twin.__dict__
+        data = self.__dict__.copy()
+        data["queue"] = [Owed(o.seat, o.presses, o.reason, o.by, o.cards, o.served, o.exact)  # paid in place
+                         for o in self.queue]
         data["totals"] = self.totals.copy()
         data["out"] = self.out.copy()
         data["reports"] = self.reports.copy()
@@ -240,8 +229,10 @@ class GameState:
             data["hands"] = self.hands.copy()
         if self.challenge is not None:
             data["challenge"] = self.challenge.copy()
-        data["uno_windows"] = [w.copy() for w in self.uno_windows] if self.uno_windows else []
+        data["uno_windows"] = [w.copy() for w in self.uno_windows]
         data["rounds"] = self.rounds.copy()  # the rows themselves are never changed (RoundRow)
+        twin = object.__new__(GameState)  # the fields as they are, not checked again (__post_init__)
+        twin.__dict__ = data
         return twin
 
     def to_dict(self) -> dict[str, Any]:

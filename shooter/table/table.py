@@ -211,8 +211,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             return self._press_exact()
         if game is None or not self.machine.may("serve_press", self.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return self._run(None, "serve_press", finish=self._end_round_if_out, forget="press",
-                         rollback_copy=GameState.press_copy)
+        return self._run(None, "serve_press", finish=self._end_round_if_out, forget="press")
 
     def uno(self, seat: object) -> list[Event]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
@@ -568,8 +567,7 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         self.machine.set_state(phase)
 
     def _run(self, command: str | None, trigger: str, announce: bool = False,
-             finish: Callable[[], object] | None = None, forget: str | None = None,
-             rollback_copy: Callable[[GameState], GameState] = GameState.clone, **kwargs: Any) -> list[Event]:
+             finish: Callable[[], object] | None = None, forget: str | None = None, **kwargs: Any) -> list[Event]:
         """Fire a trigger (named in machine.TRANSITIONS) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
@@ -577,13 +575,12 @@ class Table(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         (a key of UNDO_BLOCKED: "press", "deal"). After the trigger the rule windows move as the
         command (its trigger and its arguments) says (``_move_windows``, the one place).
 
-        Rolling back needs only a copy of the game (``GameState.clone``, or ``rollback_copy``: an
-        Extreme press copies only what it changes in place, ``GameState.press_copy``); the snapshot of the game
+        Rolling back needs only a copy of the game (``GameState.clone``); the snapshot of the game
         before (JSON data, for the undo level and a play's ``last_play``) is made from that copy,
         after the trigger and only for an undoable command: a press makes none.
         """
         game, phase = self.game, self.phase
-        rollback = None if game is None else rollback_copy(game)
+        rollback = None if game is None else game.clone()
         old_head = game.head.public() if announce and game and game.head else None
         self._events = []
         before = None
