@@ -10,7 +10,6 @@ message naming the field and the problem.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, NotRequired, TypedDict, cast
@@ -306,8 +305,18 @@ def snapshot(game: GameState, phase: str) -> Snapshot:
     data = game.to_dict()
     data["phase"] = phase
     if data["last_play"] is not None:
-        data["last_play"] = copy.deepcopy(data["last_play"])  # holds a snapshot (one level deep)
+        data["last_play"] = json_copy(data["last_play"])  # holds a snapshot (one level deep)
     return data
+
+
+def json_copy(value: Any) -> Any:
+    """A copy of JSON data (dicts, lists and scalars) sharing no dict or list with it: what
+    ``copy.deepcopy`` gives for such data, at a fraction of its cost (a snapshot is copied on every play)."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
 
 
 def load_snapshot(data: object, where: str = "game", nested: bool = False) -> tuple[GameState, str]:
