@@ -66,8 +66,9 @@ ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 # key -> (goal text, check(value) -> bool or None when the figure has no goal); a figure that could not be
 # measured here (None: no valgrind, a tiny run) is neither met nor missed
 GOALS = {
-    "press_path_ratio.no_game": ("<= 1.5x", lambda v: v <= 1.5),
-    "press_path_ratio.in_game": ("<= 3x", lambda v: v <= 3.0),
+    # the press's time ratios move with the processor (docs/design.md): its goals are on its instructions
+    "press_path_ratio.no_game": ("-", None),
+    "press_path_ratio.in_game": ("-", None),
     "press_path_ratio.firing": ("-", None),
     "press_path_ratio.full_cycle": ("-", None),
     "press_path_instructions_ratio.no_game": ("<= 1.3x", lambda v: v <= 1.3),
