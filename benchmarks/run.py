@@ -20,13 +20,15 @@ start-up is wall time (it is a latency). The baselines:
   press in instructions (``press_path_instructions``, where valgrind is installed): callgrind counts the
   instructions of each side's measured presses, a ratio that neither a busy machine nor the processor's
   price for a lock or a cache miss moves (each side in a child process: counts need no alternating).
-- start-up and memory: ``python -c "import gpiozero, serial, transitions"``.
+- start-up and memory: ``python -c "import gpiozero, serial, transitions"`` (both with bytecode caches, as an
+  installed shooter runs: see ENV).
 - games: the same lines on the table's rules alone, with the same seeds (the same games).
 - saves: encoding the state with 50 undo levels against the same game with one level.
 
 Memory and wake-ups are measured in child processes (``--child``), so that one figure's garbage does
-not count against the next. Nothing here is asserted by the tests; ``tests/test_benchmarks.py``
-only runs the suite with tiny counts.
+not count against the next. Each goal is written once, in :data:`GOALS`; ``tests/test_benchmarks.py`` runs the
+suite with tiny counts and, in its slow tests, holds the figures that are stable enough to their goals (the
+instruction ratios and the press on a Pi Zero 2, and start-up, a ratio of the best of several starts).
 """
 
 from __future__ import annotations
@@ -55,19 +57,29 @@ BASELINE_IMPORTS = "import gpiozero, serial, transitions"
 # In-process figures count this thread's CPU time: on a shared machine, time the thread spends
 # waiting for a core would otherwise count against whichever side was unlucky.
 CPU_CLOCK = time.thread_time
-ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+# The children run as an installed shooter does: with bytecode caches (pip writes them when it installs the
+# package, as it did the libraries'). A PYTHONDONTWRITEBYTECODE in the caller's environment would make ours
+# compile every one of its modules from source on every start, which no installed service does.
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+       "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
-# key -> (goal text, check(value) -> bool or None when the figure has no goal)
+# key -> (goal text, check(value) -> bool or None when the figure has no goal); a figure that could not be
+# measured here (None: no valgrind, a tiny run) is neither met nor missed
 GOALS = {
-    "press_path_ratio.no_game": ("<= 1.5x", lambda v: v <= 1.5),
-    "press_path_ratio.in_game": ("<= 3x", lambda v: v <= 3.0),
+    # the press's time ratios move with the processor (docs/design.md): its goals are on its instructions
+    "press_path_ratio.no_game": ("-", None),
+    "press_path_ratio.in_game": ("-", None),
     "press_path_ratio.firing": ("-", None),
     "press_path_ratio.full_cycle": ("-", None),
-    "startup_ratio": ("-", None),
+    "press_path_instructions_ratio.no_game": ("<= 1.3x", lambda v: v <= 1.3),
+    "press_path_instructions_ratio.in_game": ("<= 2x", lambda v: v <= 2.0),
+    "press_on_pi_zero_2_ms.no_game": ("< 1 ms", lambda v: v < 1.0),
+    "press_on_pi_zero_2_ms.in_game": ("< 1 ms", lambda v: v < 1.0),
+    "startup_ratio": ("<= 1.3x", lambda v: v <= 1.3),
     "rss_ratio": ("-", None),
     "idle_wakeups_per_second": ("0", lambda v: v < 0.2),
     "virtual_presses_per_second": ("-", None),
-    "bot_game_ms": ("-", None),
+    "bot_game_ms": ("<= 30 ms", lambda v: v <= 30.0),
     "game_ratio": ("-", None),
     "save_depth_ratio": ("-", None),
     "rss_after_100k_lines_mb": ("< 40 MB", lambda v: v < 40.0),
@@ -314,18 +326,33 @@ def _counted_per_press(side: str, presses: int) -> float:
     return int(found.group(1)) / presses
 
 
+# A press on a Pi Zero 2 W, on paper (docs/design.md, "What a press costs"): the instructions counted here on
+# x86-64, at a deliberately slow pace for its 1 GHz Cortex-A53: half an instruction per cycle, and half as many
+# instructions again as x86-64 needs for the same Python. (The 20 ms debounce before the motor is a wait by
+# design, not work, and is not in the count.)
+PI_ZERO_2 = {"hz": 1e9, "instructions_per_cycle": 0.5, "arm_over_x86": 1.5}
+
+
+def on_pi_zero_2_ms(instructions: float) -> float:
+    """Milliseconds of the Pi Zero 2's processor for ``instructions`` x86-64 instructions (:data:`PI_ZERO_2`)."""
+    pace = PI_ZERO_2["hz"] * PI_ZERO_2["instructions_per_cycle"] / PI_ZERO_2["arm_over_x86"]
+    return instructions / pace * 1e3
+
+
 def press_instructions(presses: int) -> dict:
-    """Instructions per press, ours over the bare press, for :data:`INSTRUCTION_PATHS`; a reason instead
-    where it cannot be counted here."""
+    """Instructions per press, ours over the bare press, for :data:`INSTRUCTION_PATHS`, and what each takes
+    on a Pi Zero 2 (:func:`on_pi_zero_2_ms`); a reason instead where it cannot be counted here."""
     if shutil.which("valgrind") is None:
         return {"skipped": "valgrind is not installed"}
     bare = _counted_per_press("bare", presses)
     if bare == 0:  # a stripped Python: no function of that name for callgrind to count in
         return {"skipped": "this Python has no symbol functools_reduce (stripped)"}
-    out: dict = {"baseline_kinstr": round(bare / 1e3, 1), "presses": presses}
+    out: dict = {"baseline_kinstr": round(bare / 1e3, 1), "presses": presses, "pi_zero_2": PI_ZERO_2,
+                 "baseline_pi_zero_2_ms": round(on_pi_zero_2_ms(bare), 3)}
     for name in INSTRUCTION_PATHS:
         ours = _counted_per_press(name, presses)
-        out[name] = {"ratio": round(ours / bare, 2), "ours_kinstr": round(ours / 1e3, 1)}
+        out[name] = {"ratio": round(ours / bare, 2), "ours_kinstr": round(ours / 1e3, 1),
+                     "pi_zero_2_ms": round(on_pi_zero_2_ms(ours), 3)}
     return out
 
 
@@ -500,7 +527,7 @@ def _cli(*args) -> list[str]:
 
 def startup(rounds: int) -> dict:
     """Seconds from starting the CLI to its first reply, against starting Python and importing the
-    three libraries."""
+    three libraries. One untimed start of each first: the bytecode caches are written (see ENV)."""
     def ours():
         start = time.perf_counter()
         proc = subprocess.Popen(_cli("--console", "stdio", "--clock", "virtual"), stdin=subprocess.PIPE,
@@ -519,9 +546,12 @@ def startup(rounds: int) -> dict:
         start = time.perf_counter()
         subprocess.run(_python("-c", BASELINE_IMPORTS), check=True, env=ENV, cwd=ROOT)
         return time.perf_counter() - start
+    ours()
+    base()
     a, b = alternate(rounds, ours, base)
     return {"ratio": round(paired_ratio(a, b), 2), "ours_ms": round(min(a) * 1e3, 1),
-            "baseline_ms": round(min(b) * 1e3, 1)}
+            "baseline_ms": round(min(b) * 1e3, 1),
+            "median_ratio": round(median([x / y for x, y in zip(a, b, strict=True)]), 2)}
 
 
 # A child reports its own peak RSS (VmHWM: the high-water mark of its own memory since exec; the
@@ -711,6 +741,10 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
                        paths={k: PRESS_PATHS[k] for k in ("no_game", "in_game")})
     log("press path in instructions (callgrind) ...")
     counted = press_instructions(s["instruction_presses"]) if s["instruction_presses"] else {"skipped": "tiny run"}
+    result["press_path_instructions_ratio"] = {k: counted[k]["ratio"] if k in counted else None
+                                               for k in INSTRUCTION_PATHS}
+    result["press_on_pi_zero_2_ms"] = {k: counted[k]["pi_zero_2_ms"] if k in counted else None
+                                       for k in INSTRUCTION_PATHS}
     log("press parts ...")
     parts = press_parts(s["press_rounds"], s["presses"])
     log("virtual presses ...")
@@ -744,7 +778,8 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
                          "bot_game": bots, "save": save, "startup": start, "rss": memory, "idle_wakeups": idle,
                          "long_session": long, "quick": quick, "python": sys.version.split()[0], "cpus": os.cpu_count()}
     result["goals"] = {k: g for k, (g, _) in GOALS.items() if g != "-"}
-    result["met"] = {k: check(_get(result, k)) for k, (_, check) in GOALS.items() if check is not None}
+    result["met"] = {k: None if _get(result, k) is None else check(_get(result, k))
+                     for k, (_, check) in GOALS.items() if check is not None}
     return result
 
 
@@ -772,8 +807,12 @@ def table(result: dict) -> str:
     for name in INSTRUCTION_PATHS:
         if name in counted:
             path = counted[name]
-            rows.append((f"  {name}, in instructions", f"{path['ratio']:.2f}x ({path['ours_kinstr']:.0f}k)",
-                         f"{counted['baseline_kinstr']:.0f}k", "-", ""))
+            key = f"press_path_instructions_ratio.{name}"
+            rows.append((key, f"{path['ratio']:.2f}x ({path['ours_kinstr']:.0f}k)",
+                         f"{counted['baseline_kinstr']:.0f}k", GOALS[key][0], _mark(result, key)))
+            key = f"press_on_pi_zero_2_ms.{name}"
+            rows.append((key, f"{path['pi_zero_2_ms']:.2f} ms", f"{counted['baseline_pi_zero_2_ms']:.2f} ms",
+                         GOALS[key][0], _mark(result, key)))
     if "skipped" in counted:
         rows.append(("  in instructions", f"not counted: {counted['skipped']}", "-", "-", ""))
     parts = d["press_parts"]
@@ -781,15 +820,15 @@ def table(result: dict) -> str:
                                                    if k != "whole_us"), "-", "-", ""))
     rows += [
         ("startup_ratio", f"{result['startup_ratio']:.2f}x ({d['startup']['ours_ms']:.0f} ms)",
-         f"{d['startup']['baseline_ms']:.0f} ms", "-", ""),
+         f"{d['startup']['baseline_ms']:.0f} ms", GOALS["startup_ratio"][0], _mark(result, "startup_ratio")),
         ("rss_ratio", f"{result['rss_ratio']:.2f}x ({d['rss']['ours_mb']:.1f} MB)",
          f"{d['rss']['baseline_mb']:.1f} MB", "-", ""),
         ("idle_wakeups_per_second", f"{result['idle_wakeups_per_second']:.2f}",
          f"{d['idle_wakeups']['baseline']:.2f}", "0", _mark(result, "idle_wakeups_per_second")),
         ("virtual_presses_per_second", f"{result['virtual_presses_per_second']}",
          f"{d['virtual_presses']['baseline']} (bare press)", "-", ""),
-        ("bot_game_ms", f"{result['bot_game_ms']:.1f} ms", f"{d['bot_game']['table_only_ms']:.2f} ms (table)",
-         "-", ""),
+        ("bot_game_ms", f"{result['bot_game_ms']:.1f} ms ({d['bot_game']['ratio']:.1f}x)",
+         f"{d['bot_game']['table_only_ms']:.2f} ms (table)", GOALS["bot_game_ms"][0], _mark(result, "bot_game_ms")),
         ("game_ratio", f"{result['game_ratio']:.1f}x ({d['game']['stack_ms']:.2f} ms)",
          f"{d['game']['table_only_ms']:.2f} ms (table)", "-", ""),
         ("save_depth_ratio", (f"{result['save_depth_ratio']:.2f}x ({d['save']['deep_us']:.1f} us, "

@@ -74,13 +74,8 @@ class Clock:
 
     def call_later(self, delay: float, callback: Callable[[], None], *,
                    idle: bool = False, name: str = "") -> Timer:
-        """Run ``callback`` ``delay`` seconds from now."""
-        # call_at's body inlined: three timers (debounce, beep, motor guard) are set on every press
-        timer = Timer(self.now() + (delay if delay > 0.0 else 0.0), callback, idle, name, self)
-        if not idle:
-            self._busy += 1
-        heapq.heappush(self._heap, (timer.deadline, next(self._seq), timer))
-        return timer
+        """Run ``callback`` ``delay`` seconds from now (at once, on the next run, if ``delay`` <= 0)."""
+        return self.call_at(self.now() + (delay if delay > 0.0 else 0.0), callback, idle=idle, name=name)
 
     def _prune(self) -> None:
         heap = self._heap

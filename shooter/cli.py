@@ -402,7 +402,8 @@ def _bringup(args: argparse.Namespace) -> int:
 def _run_virtual(app: App, fmt: str) -> int:
     """One stdio console in virtual time: each line to quiescence, EOF ends with 0."""
     from .access import Caller, Link
-    from .consoles import read_lines, stream_sink
+    from .consoles.lines import read_lines
+    from .consoles.stdio import stream_sink
     sink = stream_sink(sys.stdout.buffer, fmt)
     caller = Caller(Link.STDIO)
     controller, loop = app.controller, app.loop
@@ -438,7 +439,6 @@ def _web_listen(args: argparse.Namespace, config: Config) -> tuple[str, int] | N
 def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tuple[str, int] | None = None) -> int:
     """Real time: consoles on their threads, the loop on this one, until EOF on
     stdio, SIGTERM or SIGINT. The motor is stopped and every device closed on the way out."""
-    from .consoles import ConsolePortError, SerialConsole, StdioConsole, TcpConsole
     from .service import notify, watchdog_interval
     loop, controller = app.loop, app.controller
     log = app.log
@@ -452,10 +452,13 @@ def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tupl
             closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
                                           on_end=lambda: _stop_when_idle(app)))
         elif kind == "stdio":
+            from .consoles.stdio import StdioConsole  # each kind of console loads only when configured
             closers.append(StdioConsole(post=loop.post, controller=controller, fmt=fmt,
                                         on_end=lambda: _stop_when_idle(app), stdin_fd=sys.stdin.fileno(),
                                         stdout_fd=sys.stdout.fileno()).close)
         elif kind.startswith("tcp:"):
+            from .consoles.base import ConsolePortError
+            from .consoles.tcp import TcpConsole
             try:
                 tcp = TcpConsole(int(kind[4:]), post=loop.post, controller=controller,
                                  max_clients=config.console.max_clients, log=log)
@@ -467,6 +470,7 @@ def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tupl
             log(f"uno-shooter: TCP console on 127.0.0.1:{tcp.port}")
             closers.append(tcp.close)
         else:
+            from .consoles.serial import SerialConsole
             serial_console = SerialConsole(kind[7:], baudrate=config.console.baudrate, post=loop.post,
                                            controller=controller, reopen_interval=config.console.reopen_interval,
                                            log=log)

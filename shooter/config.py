@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -405,6 +404,7 @@ def load_config(path: Path | None) -> Config:
         raise _file_error(path, f"cannot be read: {exc.strerror or exc}") from None
     except (NotAFile, UnicodeDecodeError) as exc:
         raise _file_error(path, f"cannot be read: {exc}") from None
+    import tomllib  # only when there is a file to read: the built-in defaults start without it
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

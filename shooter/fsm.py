@@ -32,11 +32,21 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from transitions import MachineError
+if TYPE_CHECKING:
+    from transitions import MachineError
 
 __all__ = ["TableMachine", "MachineError"]
+
+
+def __getattr__(name: str) -> Any:
+    """``MachineError`` is transitions' own (the tests hold this runner to ``transitions.Machine``), loaded
+    when first asked for: a start-up that refuses no trigger never loads transitions and its logging."""
+    if name == "MachineError":
+        from transitions import MachineError
+        return MachineError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Callback = Callable[..., Any]
 
@@ -127,6 +137,7 @@ class TableMachine:
                 edges = None if by_source is None else by_source.get(source)
                 if edges is None:
                     if name not in self._ignored:
+                        from transitions import MachineError
                         raise MachineError(f"Can't trigger event {name} from state {source}!")
                     edges = []
                 for dest, conditions, leaving, arriving in edges:  # the first whose conditions hold

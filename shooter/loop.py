@@ -43,8 +43,7 @@ class ControlLoop:
         self._stopped = False
         self.on_error: Callable[[BaseException], None] | None = None
         if self.virtual:
-            # One thread moves virtual time: nobody sleeps, so a post needs no wake-up.
-            self.post = self._queue.append  # type: ignore[method-assign, assignment]
+            # One thread moves virtual time: nobody sleeps, so a post needs no wake-up (no pipe).
             self._wake_r = self._wake_w = -1
         else:
             # Real time: the loop sleeps in select() on a pipe until a timer is due or a byte arrives.
@@ -87,15 +86,14 @@ class ControlLoop:
             while queue:
                 fn = queue.popleft()
                 ran += 1
-                try:  # no helper frame: every button edge passes here
+                try:
                     fn()
                 except Exception as exc:  # the fail-safe decides; the loop keeps serving
                     if self.on_error is None:
                         raise
                     self.on_error(exc)
-            # run_due runs every due timer (also those its callbacks set for now) and returns at once
-            # when none is due (no separate due() first: one clock read less per round); an exception
-            # stops it there and the rest stay queued for the caller's next round
+            # run_due runs every due timer (also those its callbacks set for now) and returns 0 when
+            # none is due; an exception stops it there and the rest stay queued for the caller's next round
             try:
                 fired = clock.run_due()
             except Exception as exc:

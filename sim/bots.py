@@ -70,6 +70,7 @@ class BotTable(CardsAtTable):
         self._send = send
         self.events = events              # the controller's events, appended by the runner's sink
         self.deck = deck
+        self._every_card = frozenset(deck)  # a card equals only itself (sim.cards.Card)
         self.players = players
         self.rng = rng
         self.forget_uno, self.catch, self.wrong_card, self.jam = forget_uno, catch, wrong_card, jam
@@ -116,12 +117,15 @@ class BotTable(CardsAtTable):
             self._refill()  # E-REFILL: the pile looks like a deck, the shooter runs low
 
     def check_cards(self) -> None:
-        """magazine + slot + hands + pile = the deck, every card once."""
+        """magazine + slot + hands + pile = the deck, every card once (after every line: as many cards
+        in all places as in the deck, and the same cards)."""
         launcher = self.world.launcher
-        places = list(launcher.magazine) + ([launcher.in_beam] if launcher.in_beam else []) + self.pile + self.box
-        places += [c for hand in self.hands.values() for c in hand]
-        places += launcher.out
-        if len(places) != len(self.deck) or {id(c) for c in places} != {id(c) for c in self.deck}:
+        places = [*launcher.magazine, *launcher.out, *self.pile, *self.box]
+        if launcher.in_beam:
+            places.append(launcher.in_beam)
+        for hand in self.hands.values():
+            places += hand
+        if len(places) != len(self.deck) or set(places) != self._every_card:
             raise BotError(f"cards lost or doubled: {len(places)} in play, the deck has {len(self.deck)}")
 
     # ---- physical acts ----

@@ -40,19 +40,35 @@ def test_the_deck_has_the_editions_cards():
     assert "hit4" not in faces and "blank" not in faces and faces.count("reverse") == 8
 
 
-def test_a_lost_card_is_noticed(mocker):
-    """The card check can fail: a card that vanishes from the magazine stops the game loudly."""
+def on_the_fifth_turn(mocker, tamper):
+    """Bots whose fifth turn begins with ``tamper(bots, seat)``."""
     from sim.bots import BotTable
     original = BotTable._turn
     calls = []
 
-    def turn_and_lose_a_card(self, seat):
+    def turn(self, seat):
         calls.append(seat)
         if len(calls) == 5:
-            self.world.launcher.magazine.pop()
+            tamper(self, seat)
         original(self, seat)
-    mocker.patch.object(BotTable, "_turn", turn_and_lose_a_card)
+    mocker.patch.object(BotTable, "_turn", turn)
+
+
+def test_a_lost_card_is_noticed(mocker):
+    """The card check can fail: a card that vanishes from the magazine stops the game loudly."""
+    on_the_fifth_turn(mocker, lambda bots, seat: bots.world.launcher.magazine.pop())
     with pytest.raises(BotError, match="cards lost"):
+        play_games(1, seed=3)
+
+
+def test_a_card_in_two_places_is_noticed_even_when_the_count_is_right(mocker):
+    """The card check compares the cards, not only their number: a card that vanishes from the magazine
+    while another card shows up twice (in a hand and on the pile) stops the game loudly."""
+    def double_a_card(bots, seat):
+        bots.world.launcher.magazine.pop()
+        bots.hands[seat].append(bots.pile[-1])
+    on_the_fifth_turn(mocker, double_a_card)
+    with pytest.raises(BotError, match="cards lost or doubled"):
         play_games(1, seed=3)
 
 

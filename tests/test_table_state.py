@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from shooter.editions.records import EXTREME
 from shooter.errors import StateFileError
 from shooter.table import RuleOptions, Table, table_diagram
 from shooter.table.state import load_snapshot, snapshot
@@ -196,3 +197,25 @@ def test_a_game_knows_it_is_exact_from_its_variant_when_made_copied_or_loaded(va
     exact = variant != "extreme"
     loaded, _ = load_snapshot(snapshot(t.game, t.phase))
     assert (t.game.exact, t.game.clone().exact, loaded.exact) == (exact, exact, exact)
+
+
+def _containers(value, path=()):
+    """(path, container) for every dict and list inside JSON data."""
+    if isinstance(value, (dict, list)):
+        yield path, value
+        for key, item in (value.items() if isinstance(value, dict) else enumerate(value)):
+            yield from _containers(item, (*path, key))
+
+
+def test_a_snapshot_copies_the_last_play_it_holds_and_shares_no_dict_or_list_with_the_game():
+    table = Table(rng=random.Random(9))
+    table.new_game(4, dealer=1)
+    table.start_round("5")
+    table.play("7")   # a last play (for penalty wrong-card), holding the snapshot before it
+    game = table.game
+    assert game.last_play is not None
+    data = snapshot(game, table.phase)[EXTREME]   # the Extreme family's own part of the snapshot
+    assert data["last_play"] == copy.deepcopy(game.last_play)
+    ours = {id(c): path for path, c in _containers(game.last_play)}
+    shared = [path for path, c in _containers(data["last_play"]) if id(c) in ours]
+    assert not shared, shared

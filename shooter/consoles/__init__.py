@@ -11,12 +11,29 @@ What they share: the line rules (:mod:`.lines`) and the sinks (:mod:`.sinks`).
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .base import Console, ConsoleHost, ConsolePortError, Post, Sink
 from .lines import EOL, read_lines
-from .serial import SerialConsole
 from .sinks import QueuedSink, encoder
-from .stdio import StdioConsole, stream_sink
-from .tcp import HTTP, TcpConsole, http_refusal
+
+if TYPE_CHECKING:
+    from .serial import SerialConsole
+    from .stdio import StdioConsole, stream_sink
+    from .tcp import HTTP, TcpConsole, http_refusal
+
+# Each transport's module loads when one of its names is first asked for, so that a start-up loads the
+# consoles it runs and no other (``uno-shooter run --console stdio`` never loads the TCP or serial console).
+TRANSPORTS = {"StdioConsole": "stdio", "stream_sink": "stdio", "SerialConsole": "serial",
+              "TcpConsole": "tcp", "HTTP": "tcp", "http_refusal": "tcp"}
+
+
+def __getattr__(name: str) -> Any:
+    module = TRANSPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{module}", __name__), name)
 
 __all__ = ["EOL", "HTTP", "Console", "ConsoleHost", "ConsolePortError", "Post", "QueuedSink", "SerialConsole",
            "Sink", "StdioConsole", "TcpConsole", "encoder", "http_refusal", "read_lines", "stream_sink"]

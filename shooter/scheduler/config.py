@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from difflib import get_close_matches
 from typing import Any
 
 from shooter.errors import ConfigError
@@ -38,6 +37,7 @@ def profile_from_config(name: str, table: dict[str, Any]) -> Profile:
     unknown = sorted((key for key in table if key not in _CUSTOM_KEYS), key=str)
     if unknown:
         first = str(unknown[0])
+        from difflib import get_close_matches  # for a mistyped key only
         close = get_close_matches(first, _CUSTOM_KEYS, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         also = f"; also unknown: {', '.join(map(str, unknown[1:]))}" if unknown[1:] else ""

@@ -56,8 +56,7 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     # --- running a command --------------------------------------------------------
     def _run(self, command: str | None, trigger: str, announce: bool = False,
-             finish: Callable[[], object] | None = None, forget: str | None = None,
-             rollback_copy: Callable[[GameState], GameState] = GameState.clone, **kwargs: Any) -> list[Event]:
+             finish: Callable[[], object] | None = None, forget: str | None = None, **kwargs: Any) -> list[Event]:
         """Fire a trigger (named in the family's machine table) after validation; all or nothing.
 
         `command` names the undo level to push (None: not undoable); `forget`
@@ -65,13 +64,12 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         (a key of UNDO_BLOCKED: "press", "deal"). After the trigger the rule windows move as the
         command (its trigger and its arguments) says (the family's ``windows`` rule, the one place).
 
-        Rolling back needs only a copy of the game (``GameState.clone``, or ``rollback_copy``: an
-        Extreme press copies only what it changes in place, ``GameState.press_copy``); the snapshot of the game
+        Rolling back needs only a copy of the game (``GameState.clone``, every command alike); the snapshot of the game
         before (JSON data, for the undo level and a play's ``last_play``) is made from that copy,
         after the trigger and only for an undoable command: a press makes none.
         """
         game, phase = self.game, self.phase
-        rollback = None if game is None else rollback_copy(game)
+        rollback = None if game is None else game.clone()
         old_head = game.head.public() if announce and game and game.head else None
         self._events = []
         before = None

@@ -29,7 +29,7 @@ from .editions import exact_hand_points, parse_deck_card
 from .exact import DEALT
 from .machine import FAMILY_TRANSITIONS
 from .resume import cards_to_count
-from .state import MAX_CARDS, GameState
+from .state import MAX_CARDS
 
 
 def _may(family: str, trigger: str, phase: str) -> bool:
@@ -147,8 +147,7 @@ class ExtremeFamily(RulesFamily):
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if t.game is None or not t.machine.may("serve_press", t.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return t._run(None, "serve_press", finish=t._end_round_if_out, forget="press",
-                      rollback_copy=GameState.press_copy)
+        return t._run(None, "serve_press", finish=t._end_round_if_out, forget="press")
 
     def uno(self, t: TableCore, seat: object) -> list[Event]:
         t._need("call_uno", "call Uno")
