@@ -83,6 +83,9 @@ class FlipCard:
         return f"<flip {self.light!r}/{self.dark!r}>"
 
 
+TableCard = Card | FlipCard  # a physical card as the shooter holds and shoots it: one-sided, or Flip's two-sided
+
+
 def make_flip_deck(light: list[Card], dark: list[Card], rng: random.Random) -> list[FlipCard]:
     """Two-sided cards: every light face gets a dark face on its back, paired at random by ``rng``."""
     if len(light) != len(dark):

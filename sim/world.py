@@ -24,7 +24,7 @@ from functools import partial
 from hal.clock import Clock, Timer
 from hal.settings import MotorSettings, PinMap
 
-from .cards import Card
+from .cards import TableCard
 from .launcher import Launcher
 from .params import SimParams
 from .pins import SimFactory, SimPin
@@ -136,7 +136,7 @@ class ShooterWorld:
             timer.cancel()
         self._lid_bounces.clear()
 
-    def load(self, cards: int | Iterable[Card]) -> None:
+    def load(self, cards: int | Iterable[TableCard]) -> None:
         """Cards into the magazine (a number of anonymous cards, or Card objects)."""
         self.launcher.load(cards)
 
