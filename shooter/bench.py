@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, Self, TextIO
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
@@ -22,19 +23,33 @@ from .config import Config
 from .loop import ControlLoop
 from .seats import spread_angles
 
+if TYPE_CHECKING:
+    from sim import ShooterWorld, SimParams, SimPin
+
+
+class Person(Protocol):
+    """Who plays the person's part for the bring-up tools: acts when asked, says what they saw or heard
+    (:class:`TerminalPerson`, :class:`SimPerson`)."""
+
+    def do(self, act: str, prompt: str) -> None: ...
+    def heard(self, question: str, beeps: int, since: float) -> bool: ...
+    def points_at(self, question: str, angle: float) -> bool: ...
+    def saw_roller_turn(self, question: str, direction: str, since: float) -> bool: ...
+    def sees_cards_loaded(self, question: str) -> bool: ...
+
 
 class Bench:
     """Clock, loop and hardware (and in simulation the world) of one shooter, for the bring-up tools."""
 
     def __init__(self, config: Config, *, sim: bool, seed: int = 1, faults: tuple[str, ...] = (),
-                 state_dir=None, log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
-                 sim_params=None):
+                 state_dir: Path | None = None, log: Callable[[str], None] = lambda m: print(m, file=sys.stderr),
+                 sim_params: SimParams | None = None):
         self.file_config = config
         self.calibration, config = Calibration.applied(state_dir, config, log)
         self.config = config
         self.clock = VirtualClock() if sim else MonotonicClock()
         self.loop = ControlLoop(self.clock)
-        self.world = None
+        self.world: ShooterWorld | None = None
         servo = None
         if sim:
             from sim import ShooterWorld, SimFactory, SimParams
@@ -73,7 +88,7 @@ class Bench:
         """Wait until the motor may start again (its rest after a run and its thermal budget, hal's rules)."""
         self.wait(self.hw.motor.ready_in())
 
-    def person(self, *, out: TextIO, read_line: Callable[[], str], yes: bool):
+    def person(self, *, out: TextIO, read_line: Callable[[], str], yes: bool) -> Person:
         """Who plays the person's part: the simulated world, or whoever sits at the terminal."""
         if self.world is not None:
             return SimPerson(self, out)
@@ -83,10 +98,10 @@ class Bench:
         """Motor off, every part closed; safe twice."""
         self.hw.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -144,7 +159,7 @@ class SimPerson:
         for pin in self._motor_pins:
             pin.listeners.append(self._motor_changed)
 
-    def _motor_changed(self, _pin, _value) -> None:
+    def _motor_changed(self, _pin: SimPin, _value: float) -> None:
         forward, backward = (p.pwm_duty for p in self._motor_pins)
         self.roller.append((self.bench.clock.now(), 0.0 if forward and backward else forward - backward))
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from hal import InvalidValueError
 
@@ -30,7 +31,7 @@ CALIBRATION_FILE = "calibration.json"
 MOTOR_KEYS = ("seconds_per_card", "spin_up")
 
 
-def _object(key: str, value: object) -> dict:
+def _object(key: str, value: object) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"{key}: must be an object, got {shown.value(value)}")
     return value
@@ -66,7 +67,7 @@ class Calibration:
         return calibration
 
     @classmethod
-    def from_dict(cls, data: dict, where: str = CALIBRATION_FILE) -> Calibration:
+    def from_dict(cls, data: dict[str, Any], where: str = CALIBRATION_FILE) -> Calibration:
         """The calibration in ``data`` (the file's JSON object); a ConfigError naming the file and the key."""
         try:
             unknown = set(data) - {"seat_angles", "motor", "servo_speed"}
@@ -95,8 +96,8 @@ class Calibration:
         return cls(seat_angles=angles, motor={k: float(v) for k, v in motor.items()},
                    servo_speed=None if speed is None else float(speed))
 
-    def to_dict(self) -> dict:
-        data: dict = {"seat_angles": {str(n): a for n, a in sorted(self.seat_angles.items())},
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat_angles": {str(n): a for n, a in sorted(self.seat_angles.items())},
                       "motor": dict(self.motor)}
         if self.servo_speed is not None:
             data["servo_speed"] = self.servo_speed

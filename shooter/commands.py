@@ -44,8 +44,8 @@ from .table.args import (
 def seat_names(key: str, text: str) -> list[str]:
     """Seat names, comma-separated, as written (``-`` for a seat without a name)."""
     names = [item.strip() for item in text.split(",")]
-    if len(names) > saved_names.MAX_SEATS or not all(map(saved_names.is_seat_name, names)):
-        raise CommandError("bad-argument", f"{key}= must be up to {saved_names.MAX_SEATS} names of "
+    if len(names) > table_args.MAX_SEATS or not all(map(saved_names.is_seat_name, names)):
+        raise CommandError("bad-argument", f"{key}= must be up to {table_args.MAX_SEATS} names of "
                                            f"1-{saved_names.MAX_LENGTH} characters, comma-separated")
     return names
 

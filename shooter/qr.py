@@ -15,6 +15,7 @@ terminal's colours, with the standard quiet zone of four modules.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 # Per level, per version 1..6: (error-correction codewords per block, blocks). The format bits of the level.
 LEVELS: dict[str, tuple[int, tuple[tuple[int, int], ...]]] = {
@@ -26,7 +27,7 @@ RAW_CODEWORDS = (26, 44, 70, 100, 134, 172)
 MAX_VERSION = len(RAW_CODEWORDS)
 QUIET = 4   # light modules around the code, as the standard asks
 
-MASKS = (
+MASKS: tuple[Callable[[int, int], bool], ...] = (  # (x, y) -> whether the mask flips that module
     lambda x, y: (x + y) % 2 == 0,
     lambda x, y: y % 2 == 0,
     lambda x, y: x % 3 == 0,

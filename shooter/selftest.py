@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hal.errors import HalError
 
 from . import beeps
-from .bench import Bench
+from .bench import Bench, Person
+
+if TYPE_CHECKING:  # hal.beeper imports gpiozero: only for the checker
+    from hal.beeper import Pattern
 
 PARTS = ("beeper", "servo", "lid", "button", "exit sensor", "motor")
 FORWARD_PULSE = 0.10    # s: the roller grips and moves the top card a little, not out
@@ -39,7 +42,7 @@ class Result:
     detail: str
 
 
-def _beeps_heard(pattern) -> int:
+def _beeps_heard(pattern: Pattern) -> int:
     """How many separate beeps a pattern makes (tones without a rest between them sound as one)."""
     count, sounding = 0, False
     for frequency, _ in pattern:
@@ -49,7 +52,7 @@ def _beeps_heard(pattern) -> int:
     return count
 
 
-def check_beeper(bench: Bench, person, timeout: float) -> Result:
+def check_beeper(bench: Bench, person: Person, timeout: float) -> Result:
     since = bench.clock.now()
     heard = 0
     for pattern, _meaning in beeps.VOCABULARY.values():
@@ -63,7 +66,7 @@ def check_beeper(bench: Bench, person, timeout: float) -> Result:
                                    f"GPIO{bench.config.hardware.pins.beeper} and beeper.kind")
 
 
-def check_servo(bench: Bench, person, timeout: float) -> Result:
+def check_servo(bench: Bench, person: Person, timeout: float) -> Result:
     players = bench.config.default_seats
     wrong = []
     for seat, angle in enumerate(bench.seat_angles(players), start=1):
@@ -79,7 +82,7 @@ def check_servo(bench: Bench, person, timeout: float) -> Result:
                                  f"reports nothing back)")
 
 
-def check_lid(bench: Bench, person, timeout: float) -> Result:
+def check_lid(bench: Bench, person: Person, timeout: float) -> Result:
     lid, pin = bench.hw.lid, bench.config.hardware.pins.lid
     if lid.is_open:
         person.do("close-lid", "Close the lid")
@@ -96,7 +99,7 @@ def check_lid(bench: Bench, person, timeout: float) -> Result:
     return Result("lid", True, "read open and closed")
 
 
-def check_button(bench: Bench, person, timeout: float) -> Result:
+def check_button(bench: Bench, person: Person, timeout: float) -> Result:
     presses = []
     bench.hw.button.on_press = lambda: presses.append(bench.clock.now())
     person.do("press-button", "Press the button once")
@@ -109,7 +112,7 @@ def check_button(bench: Bench, person, timeout: float) -> Result:
                                    f"(disconnected? not wired to ground?)")
 
 
-def check_exit_sensor(bench: Bench, person, timeout: float) -> Result:
+def check_exit_sensor(bench: Bench, person: Person, timeout: float) -> Result:
     sensor = bench.hw.exit_sensor
     if sensor is None:
         return Result("exit sensor", True, "not fitted (pins.exit_sensor = false): nothing to test")
@@ -128,7 +131,7 @@ def check_exit_sensor(bench: Bench, person, timeout: float) -> Result:
     return Result("exit sensor", True, "beam whole at rest, broken by the card, whole again")
 
 
-def check_motor(bench: Bench, person, timeout: float) -> Result:
+def check_motor(bench: Bench, person: Person, timeout: float) -> Result:
     hw, launcher = bench.hw, bench.config.launcher
     if hw.lid.is_open:
         return Result("motor", False, "the lid reads open: the motor stays off (see lid)")
@@ -188,11 +191,12 @@ def shoot_one(bench: Bench, timeout: float) -> int:
     return seen["card"]
 
 
-CHECKS: dict[str, Callable] = {"beeper": check_beeper, "servo": check_servo, "lid": check_lid,
-                               "button": check_button, "exit sensor": check_exit_sensor, "motor": check_motor}
+Check = Callable[[Bench, Person, float], Result]  # (bench, person, timeout) -> the part's result
+CHECKS: dict[str, Check] = {"beeper": check_beeper, "servo": check_servo, "lid": check_lid,
+                            "button": check_button, "exit sensor": check_exit_sensor, "motor": check_motor}
 
 
-def run_selftest(bench: Bench, person, out: TextIO, *, timeout: float = 30.0) -> list[Result]:
+def run_selftest(bench: Bench, person: Person, out: TextIO, *, timeout: float = 30.0) -> list[Result]:
     """Every part in turn; prints a line per part and the summary; returns the results."""
     info = bench.hardware_info
     print(f"selftest: pin factory {info['pin_factory']}, servo backend {info['servo_backend']}", file=out)

@@ -8,10 +8,12 @@ the counts live in one place), and :class:`sim.bots.BotTable` players who deal, 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import TypedDict, Unpack
 
 from sim import make_deck
-from sim.bots import BotTable
+from sim.bots import BotTable, Message
 
 from .app import App
 from .config import Config, parse_config
@@ -25,17 +27,17 @@ from .table.args import DEFAULT_LIMIT
 class GameResult:
     seed: int
     winner: int
-    totals: dict
+    totals: dict[str, int]  # by seat
     rounds: int
     lines: int
     virtual_seconds: float
-    stats: dict = field(default_factory=dict)
+    stats: dict[str, int] = field(default_factory=dict)  # the bots' counts
     # per press, in order: the cards the scheduler planned and the cards that came out (the summary's data;
     # not in the JSON line)
-    planned: list = field(default_factory=list, repr=False)
-    ejected: list = field(default_factory=list, repr=False)
+    planned: list[int] = field(default_factory=list, repr=False)
+    ejected: list[int] = field(default_factory=list, repr=False)
 
-    def json(self) -> dict:
+    def json(self) -> dict[str, object]:
         """The JSON line of ``uno-shooter simulate --json``."""
         return {k: v for k, v in self.__dict__.items() if k not in ("planned", "ejected")}
 
@@ -44,14 +46,33 @@ def deck_counts(edition: str) -> dict[str, int]:
     return {name: card.count(edition) for name, card in CARDS.items() if card.count(edition)}
 
 
-def play_games(games: int, **options) -> list[GameResult]:
+class GameOptions(TypedDict, total=False):
+    """What :func:`iter_games` takes besides the number of games: the game, the table's config, and the bots'
+    chances (forget Uno, catch, a wrong card, a jam; the exact variants' bots: cheat, challenge)."""
+
+    players: int
+    seed: int
+    scoring: str
+    limit: int
+    edition: str | None
+    config: Config | None
+    variant: str | None
+    forget_uno: float
+    catch: float
+    wrong_card: float
+    jam: float
+    cheat: float
+    challenge: float
+
+
+def play_games(games: int, **options: Unpack[GameOptions]) -> list[GameResult]:
     """Play ``games`` whole games, each with its own seed (``seed``, ``seed + 1``, ...)."""
     return list(iter_games(games, **options))
 
 
 def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = DEFAULT_LIMIT,
                edition: str | None = None, config: Config | None = None, variant: str | None = None,
-               **bot_options):
+               **bot_options: float) -> Iterator[GameResult]:
     """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
     variant = variant or default().variant
     edition = edition or lookup(variant).edition or default().edition or ""
@@ -69,12 +90,12 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
     for game_seed in range(seed, seed + games):
         config = replace(base, sim_cards=0)  # the bots load their own real cards
         with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
-            events: list[dict] = []
+            events: list[Message] = []
             app.controller.add_sink(lambda obj: events.append(obj) if "event" in obj else None)  # noqa: B023 (this game's)
             app.loop.run_until_quiet()
 
-            def send(line: str) -> dict:
-                replies: list[dict] = []
+            def send(line: str) -> Message:
+                replies: list[Message] = []
                 app.loop.post(lambda: app.controller.handle_line(line, replies.append))
                 app.loop.run_until_quiet()
                 return replies[0]

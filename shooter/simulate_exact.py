@@ -13,13 +13,15 @@ import random
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from sim.cards import COLOURS, DARK_COLOURS, make_cards, make_flip_deck
+from sim.bots import Message
+from sim.cards import COLOURS, DARK_COLOURS, Card, FlipCard, make_cards, make_flip_deck
 from sim.exact_bots import DeckFacts, ExactBotTable
 
 from .app import App
 from .config import Config, parse_config
 from .editions.records import AIMED_EFFECTS, FLIP, IGNORED, NUMBER, SHUFFLE, SWAP, Edition, lookup
 from .simulate import GameResult
+from .summary import Shot
 from .table.args import DEFAULT_LIMIT
 
 
@@ -29,9 +31,9 @@ class ExactGameResult(GameResult):
 
     variant: str = ""  # the counting edition played (always given)
     # every `shot` event of the game, in order: (reason, planned, ejected, interrupted or None)
-    shots: list = field(default_factory=list, repr=False)
+    shots: list[Shot] = field(default_factory=list, repr=False)
 
-    def json(self) -> dict:
+    def json(self) -> dict[str, object]:
         return {k: v for k, v in super().json().items() if k not in ("variant", "shots")}
 
 
@@ -60,7 +62,7 @@ def _faces(record: Edition, side: str | None) -> dict[str, int]:
     return {n: c.count for n, c in table.items() if c.count is not None}
 
 
-def real_deck(variant: str, rng: random.Random) -> list:
+def real_deck(variant: str, rng: random.Random) -> list[Card] | list[FlipCard]:
     """The edition's physical cards (a two-sided deck: two-sided cards)."""
     record = lookup(variant)
     first, *others = record.sides
@@ -95,25 +97,26 @@ class _Table:
 
     def __init__(self, app: App):
         self.app = app
-        self.events: list[dict] = []
+        self.events: list[Message] = []
         app.controller.add_sink(self._event)
         app.loop.run_until_quiet()
 
-    def _event(self, obj: dict) -> None:
+    def _event(self, obj: Message) -> None:
         if "event" in obj:
             self.events.append(obj)
 
-    def send(self, line: str) -> dict:
-        answers: list[dict] = []
+    def send(self, line: str) -> Message:
+        answers: list[Message] = []
         self.app.loop.post(lambda: self.app.controller.handle_line(line, answers.append))
         self.app.loop.run_until_quiet()
         return answers[0]
 
 
 def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 1, scoring: str = "winner",
-                     limit: int = DEFAULT_LIMIT, config: Config | None = None, **bot_options) -> list:
+                     limit: int = DEFAULT_LIMIT, config: Config | None = None,
+                     **bot_options: float) -> list[ExactGameResult]:
     """Play ``games`` whole games of ``variant``, each with its own seed; returns ExactGameResult objects."""
-    results = []
+    results: list[ExactGameResult] = []
     quiet = replace(config or parse_config({}), sim_cards=0)  # the bots load their own real cards
     facts = deck_facts(variant)
     for game_seed in range(seed, seed + games):

@@ -13,10 +13,39 @@ lost or doubled, the controller's hand counts equal to the real hands) found not
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Protocol, TextIO, TypeGuard
 
 from .editions.records import lookup
+from .scheduler import Profile
+
+Shot = tuple[str, int, int | None, str | None]  # a `shot` event: reason, planned, ejected, interrupted or None
+
+
+class Played(Protocol):
+    """A game as the profile's summary reads it (:class:`~shooter.simulate.GameResult`)."""
+
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def planned(self) -> Sequence[int]: ...  # per press: the cards the scheduler planned
+    @property
+    def ejected(self) -> Sequence[int]: ...  # and the cards that came out
+
+
+class PlayedExact(Played, Protocol):
+    """A game of an exact variant as its summary reads it (:class:`~shooter.simulate_exact.ExactGameResult`)."""
+
+    @property
+    def variant(self) -> str: ...
+    @property
+    def lines(self) -> int: ...
+    @property
+    def stats(self) -> Mapping[str, int]: ...  # the bots' counts
+    @property
+    def shots(self) -> Sequence[Shot]: ...
 
 
 @dataclass
@@ -28,8 +57,8 @@ class Summary:
     presses: int
     fired: int
     cards: int
-    bursts: Counter            # burst size -> how many presses fired that many
-    blank_runs: Counter        # run length -> how many runs of that many presses in a row shot nothing
+    bursts: Counter[int]       # burst size -> how many presses fired that many
+    blank_runs: Counter[int]   # run length -> how many runs of that many presses in a row shot nothing
 
     @property
     def fire_rate(self) -> float:
@@ -44,11 +73,11 @@ class Summary:
         return self.presses / self.rounds if self.rounds else 0.0
 
 
-def summarise(results, profile) -> Summary | ExactSummary:
+def summarise(results: Sequence[Played], profile: Profile) -> Summary | ExactSummary:
     """A :class:`Summary` of :class:`~shooter.simulate.GameResult`\\ s played with ``profile``; games of an exact
     variant (:class:`~shooter.simulate_exact.ExactGameResult`, whose shots the profile does not choose) get an
     :class:`ExactSummary`."""
-    if results and all(getattr(r, "variant", None) is not None and lookup(r.variant).counting for r in results):
+    if _all_exact(results):
         return summarise_exact(results)
     bursts: Counter[int] = Counter()
     blank_runs: Counter[int] = Counter()
@@ -73,7 +102,14 @@ def summarise(results, profile) -> Summary | ExactSummary:
                    bursts, blank_runs)
 
 
-def _bars(counts: Counter, width: int = 40) -> list[tuple[int, int, str]]:
+def _all_exact(results: Sequence[Played]) -> TypeGuard[Sequence[PlayedExact]]:
+    """Whether every game is of an exact variant (one of the counting family, whose shots the profile does not
+    choose)."""
+    return bool(results) and all((variant := getattr(r, "variant", None)) is not None and lookup(variant).counting
+                                 for r in results)
+
+
+def _bars(counts: Counter[int], width: int = 40) -> list[tuple[int, int, str]]:
     top = max(counts.values(), default=0)
     return [(k, counts[k], "#" * max(1, round(width * counts[k] / top))) for k in sorted(counts)]
 
@@ -144,11 +180,11 @@ class ExactSummary:
     games: int
     rounds: int
     lines: int                 # console lines; after each the bots checked the cards and the hand counts
-    shots: Counter             # reason -> shot events
-    cards: Counter             # reason -> cards counted out by the exit sensor
+    shots: Counter[str]        # reason -> shot events
+    cards: Counter[str]        # reason -> cards counted out by the exit sensor
     planned: int
-    short: Counter             # why shots were cut short (lid, jam, empty) -> how many: the rest stayed owed
-    moves: Counter             # the bots' moves (BOT_MOVES)
+    short: Counter[str]        # why shots were cut short (lid, jam, empty) -> how many: the rest stayed owed
+    moves: Counter[str]        # the bots' moves (BOT_MOVES)
 
     @property
     def cards_shot(self) -> int:
@@ -170,7 +206,7 @@ class ExactSummary:
         return sum(v for k, v in self.cards.items() if k not in ("deal", "first")) / n if n else 0.0
 
 
-def summarise_exact(results) -> ExactSummary:
+def summarise_exact(results: Sequence[PlayedExact]) -> ExactSummary:
     """An :class:`ExactSummary` of games of one exact variant (their `shot` events and the bots' stats)."""
     shots: Counter[str] = Counter()
     cards: Counter[str] = Counter()
@@ -190,7 +226,7 @@ def summarise_exact(results) -> ExactSummary:
                         sum(r.lines for r in results), shots, cards, planned, short, moves)
 
 
-def _kinds(counts: Counter) -> str:
+def _kinds(counts: Counter[str]) -> str:
     return f" ({', '.join(f'{k} {v}' for k, v in sorted(counts.items()))})" if counts else ""
 
 
@@ -250,7 +286,7 @@ def exact_svg(summary: ExactSummary) -> str:
 class Progress:
     """``12/100 games, 8.3 games/s, 11 s left`` on one terminal line, rewritten as games end."""
 
-    def __init__(self, total: int, stream, clock):
+    def __init__(self, total: int, stream: TextIO, clock: Callable[[], float]):
         self.total, self.stream, self.clock = total, stream, clock
         self.start = clock()
         self.done = 0

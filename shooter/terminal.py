@@ -13,21 +13,32 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any, Protocol, TextIO
 
 from .access import Caller, Link
 from .commands import COMMANDS
+from .controller import Controller
 from .i18n import Messages, language_from_env
 
 HISTORY = Path.home() / ".uno_shooter_history"
 PROMPT = "uno> "
+Output = dict[str, Any]  # a reply or an event, as a console's sink gets it (JSON data, docs/protocol.md)
 
 
-def wall_clock(event: dict) -> str:
+class LineEditor(Protocol):
+    """What the console uses of readline (the module itself is one)."""
+
+    def get_line_buffer(self) -> str: ...
+    def append_history_file(self, nelements: int, filename: str | Path | None = ..., /) -> None: ...
+
+
+def wall_clock(event: Output) -> str:
     return time.strftime("%H:%M:%S")
 
 
-def virtual_clock(event: dict) -> str:
+def virtual_clock(event: Output) -> str:
     return f"{event['t']:9.3f}"
 
 
@@ -38,26 +49,26 @@ def _sentence(text: str) -> str:
 class Renderer:
     """Text for one reply or event; None for what is not worth saying (a refused press said twice)."""
 
-    def __init__(self, messages: Messages | None = None, stamp: Callable[[dict], str] = wall_clock):
+    def __init__(self, messages: Messages | None = None, stamp: Callable[[Output], str] = wall_clock):
         self._ = messages or Messages(language_from_env())
         self.stamp = stamp
         self._refused_reply: str | None = None   # the error of a refused press just answered
         self._summaries = {spec.usage: spec.summary for spec, _ in COMMANDS}
 
-    def seat(self, seat) -> str:
+    def seat(self, seat: int | str | None) -> str:
         return self._("seat.lower", n=seat) if seat is not None else "-"
 
-    def reason(self, reason) -> str:
+    def reason(self, reason: object) -> str:
         key = f"reason.{reason}"
         return self._(key) if self._.has(key) else str(reason)
 
-    def __call__(self, obj: dict) -> str | None:
+    def __call__(self, obj: Output) -> str | None:
         if "event" in obj:
             return self.event(obj)
         return self.reply(obj)
 
     # ---- replies ----
-    def reply(self, obj: dict) -> str:
+    def reply(self, obj: Output) -> str:
         name = obj["reply"]
         self._refused_reply = obj["error"] if (name == "press" and not obj["ok"]) else None
         if not obj["ok"]:
@@ -75,7 +86,7 @@ class Renderer:
             return f"{name}: {self._('term.ok')}"
         return f"{name}: {self._('term.ok')}\n" + "\n".join(f"  {k}: {_plain(v)}" for k, v in rest.items())
 
-    def status(self, obj: dict) -> list[str]:
+    def status(self, obj: Output) -> list[str]:
         """A few readable lines: whose turn, where the shooter points, what is owed, the shooter."""
         _, shooter, game = self._, obj["shooter"], obj["game"]
         lines = []
@@ -100,7 +111,7 @@ class Renderer:
         return lines
 
     # ---- events ----
-    def event(self, ev: dict) -> str | None:
+    def event(self, ev: Output) -> str | None:
         name = ev["event"]
         if name == "refused" and ev.get("source") == "console" and self._refused_reply == ev.get("error"):
             self._refused_reply = None  # this console was just told in the reply: say it once
@@ -109,7 +120,7 @@ class Renderer:
         text = self.sentence(ev)
         return f"[{self.stamp(ev)}] {text}"
 
-    def sentence(self, ev: dict) -> str:
+    def sentence(self, ev: Output) -> str:
         _, name = self._, ev["event"]
         who = self.seat(ev.get("seat"))
         fields = {k: v for k, v in ev.items() if k not in ("event", "t")}
@@ -142,7 +153,7 @@ class Renderer:
         return _sentence(text)
 
 
-def _plain(value) -> str:
+def _plain(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k} {_plain(v)}" for k, v in value.items()) + "}"
     if isinstance(value, list):
@@ -150,18 +161,18 @@ def _plain(value) -> str:
     return "-" if value is None else str(value)
 
 
-def encode_human(stamp: Callable[[dict], str] = wall_clock) -> Callable[[dict], bytes]:
+def encode_human(stamp: Callable[[Output], str] = wall_clock) -> Callable[[Output], bytes]:
     """An encoder for a console sink: the readable form, one renderer (and its memory) per console."""
     render = Renderer(stamp=stamp)
 
-    def encode(obj: dict) -> bytes:
+    def encode(obj: Output) -> bytes:
         text = render(obj)
         return b"" if text is None else (text + "\n").encode("utf-8")
     return encode
 
 
 # ---- the interactive console ----
-def _readline():
+def _readline() -> LineEditor | None:
     """readline with history and completion of command words, if this Python has it."""
     try:
         import readline
@@ -175,7 +186,7 @@ def _readline():
     readline.set_history_length(1000)
     words = sorted({" ".join(spec.words) for spec, _ in COMMANDS})
 
-    def complete(text, state):
+    def complete(text: str, state: int) -> str | None:
         line = readline.get_line_buffer().lstrip().lower()
         matches = [w[len(line) - len(text):] for w in words if w.startswith(line)]
         return matches[state] if state < len(matches) else None
@@ -185,8 +196,9 @@ def _readline():
     return readline
 
 
-def start(*, post: Callable, controller, version: str, on_end: Callable[[], None],
-          out=None, inp: Callable[[str], str] = input):
+def start(*, post: Callable[[Callable[[], None]], object], controller: Controller, version: str,
+          on_end: Callable[[], None], out: TextIO | None = None,
+          inp: Callable[[str], str] = input) -> Callable[[], None]:
     """The console for a person: banner, prompt, line editing; returns its closer.
 
     Lines go to the loop like any console's; output comes through a writer thread that
@@ -222,7 +234,7 @@ def start(*, post: Callable, controller, version: str, on_end: Callable[[], None
                     rl.append_history_file(1, HISTORY)
                 except OSError:
                     pass
-            post(lambda line=line: controller.handle_line(line, sink, caller))
+            post(partial(controller.handle_line, line, sink, caller))
         out.write("\n")
         post(on_end)
     restore = _terminal_settings()  # before readline takes the terminal over

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
-from .cards import COLOURS, WILD_FACES, Card
+from .cards import COLOURS, WILD_FACES, Card, TableCard
 from .world import ShooterWorld
 
-Send = Callable[[str], dict]
+# A reply, an event or a reply's ``game`` as the bots read it: JSON data (docs/protocol.md), whose fields the
+# bots look up by name as the protocol gives them.
+Message = dict[str, Any]
+Send = Callable[[str], Message]
 
 
 class BotError(AssertionError):
@@ -62,9 +65,9 @@ class CardsAtTable:
 class BotTable(CardsAtTable):
     """``players`` bots around the simulated shooter, playing games through ``send``."""
 
-    def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list[Card], players: int,
+    def __init__(self, world: ShooterWorld, send: Send, events: list[Message], deck: list[Card], players: int,
                  rng: random.Random, *, forget_uno: float = 0.3, catch: float = 0.6, wrong_card: float = 0.03,
-                 jam: float = 0.01, wilds=WILD_FACES):
+                 jam: float = 0.01, wilds: Collection[str] = WILD_FACES):
         self.world = world
         self.wilds = frozenset(wilds)  # the faces without a colour (the edition record's, from the composition root)
         self._send = send
@@ -84,7 +87,7 @@ class BotTable(CardsAtTable):
         self.stats: Counter[str] = Counter()
 
     # ---- talking to the controller ----
-    def send(self, line: str, *, may_fail: bool = False) -> dict:
+    def send(self, line: str, *, may_fail: bool = False) -> Message:
         reply = self._send(line)
         self.lines += 1
         self._collect_shots()
@@ -93,7 +96,7 @@ class BotTable(CardsAtTable):
             raise BotError(f"{line!r} was refused: {reply}")
         return reply
 
-    def status(self) -> dict:
+    def status(self) -> Message:
         return self.send("status")
 
     def _collect_shots(self) -> None:
@@ -103,7 +106,7 @@ class BotTable(CardsAtTable):
         launcher = self.world.launcher
         for event in new:
             if event["event"] == "shot" and event["ejected"]:
-                cards = launcher.take(event["ejected"])
+                cards = self._one_sided(launcher.take(event["ejected"]))
                 self.hands[event["seat"]].extend(cards)
                 self.stats["cards shot"] += len(cards)
             elif event["event"] == "empty":
@@ -115,6 +118,14 @@ class BotTable(CardsAtTable):
             raise BotError(f"{launcher.on_table} cards came out that no shot event counted")
         if len(self.world.launcher.magazine) < 15 and len(self.pile) > 20 and not self._refilling:
             self._refill()  # E-REFILL: the pile looks like a deck, the shooter runs low
+
+    @staticmethod
+    def _one_sided(cards: list[TableCard]) -> list[Card]:
+        """The cards as the bots hold them: one-sided (they load only this edition's deck, no Flip cards)."""
+        one_sided = [c for c in cards if isinstance(c, Card)]
+        if len(one_sided) != len(cards):
+            raise BotError(f"two-sided cards came out of a deck of one-sided cards: {cards}")
+        return one_sided
 
     def check_cards(self) -> None:
         """magazine + slot + hands + pile = the deck, every card once (after every line: as many cards
@@ -145,20 +156,20 @@ class BotTable(CardsAtTable):
         self.stats["refills"] += 1
 
     # ---- a game ----
-    def play_game(self, *, scoring: str, limit: int, edition: str, max_lines: int = 50000) -> dict:
+    def play_game(self, *, scoring: str, limit: int, edition: str, max_lines: int = 50000) -> Message:
         """Play one whole game; returns the final game status. The game's options are the caller's to
         give (the table defines their names and defaults; the bots only play)."""
         self.send(f"game new players={self.players} dealer=random scoring={scoring} limit={limit} "
                   f"edition={edition}")
         while True:
-            game = self.status()["game"]
+            game: Message = self.status()["game"]
             if game["phase"] == "over":
                 return game
             self._play_round(game)
             if self.lines > max_lines:
                 raise BotError(f"no end of the game after {self.lines} lines")
 
-    def _play_round(self, game: dict) -> None:
+    def _play_round(self, game: Message) -> None:
         cards = self._gather()
         self.rng.shuffle(cards)
         seats = [s for s in range(1, self.players + 1) if s not in game["out"]]
@@ -259,7 +270,7 @@ class BotTable(CardsAtTable):
             reply = self.send(f"catch seat={seat}", may_fail=True)   # too-late if it called ahead
             self.stats["catches"] += reply["ok"]
 
-    def _report(self, game: dict) -> None:
+    def _report(self, game: Message) -> None:
         for seat in game["waiting_for"]:
             names = ",".join(c.name for c in self.hands[seat]) or None
             self.send(f"hand seat={seat} cards={names}" if names else f"score seat={seat} points=0")

@@ -9,6 +9,8 @@ carry their value, wild faces have no colour.
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 COLOURS = ("red", "yellow", "green", "blue")
@@ -31,12 +33,12 @@ class Card:
         """The protocol's card name: ``7`` for a number, else the face."""
         return str(self.value) if self.face == "number" else (self.face or "?")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         what = f"{self.colour or 'wild'} {self.name}" if self.face else "card"
         return f"<{what} #{self.serial}>"
 
 
-def make_deck(counts: dict[str, int], wilds=WILD_FACES) -> list[Card]:
+def make_deck(counts: dict[str, int], wilds: Collection[str] = WILD_FACES) -> list[Card]:
     """A deck from ``{face: count}``; numbers get values 1..9 in turn, coloured faces (not in ``wilds``, the
     faces the edition's record prints without a colour) the four colours."""
     deck: list[Card] = []
@@ -55,7 +57,8 @@ def make_deck(counts: dict[str, int], wilds=WILD_FACES) -> list[Card]:
 DARK_COLOURS = ("pink", "teal", "orange", "purple")  # Uno Flip's dark side
 
 
-def make_cards(faces: dict[str, int], numbers: dict[int, int], wilds, colours=COLOURS) -> list[Card]:
+def make_cards(faces: dict[str, int], numbers: dict[int, int], wilds: Collection[str],
+               colours: Sequence[str] = COLOURS) -> list[Card]:
     """A deck of one-sided cards: ``numbers`` {value: count} spread over the colours, ``faces`` {face: count},
     coloured unless the face is in ``wilds``."""
     n = len(colours)
@@ -76,11 +79,14 @@ class FlipCard:
     def side(self, side: str) -> Card:
         return self.light if side == "light" else self.dark
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<flip {self.light!r}/{self.dark!r}>"
 
 
-def make_flip_deck(light: list[Card], dark: list[Card], rng) -> list[FlipCard]:
+TableCard = Card | FlipCard  # a physical card as the shooter holds and shoots it: one-sided, or Flip's two-sided
+
+
+def make_flip_deck(light: list[Card], dark: list[Card], rng: random.Random) -> list[FlipCard]:
     """Two-sided cards: every light face gets a dark face on its back, paired at random by ``rng``."""
     if len(light) != len(dark):
         raise ValueError(f"the sides differ: {len(light)} light and {len(dark)} dark faces")

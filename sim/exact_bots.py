@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .bots import BotError, CardsAtTable, Send
-from .cards import COLOURS, DARK_COLOURS, Card, FlipCard
+from .bots import BotError, CardsAtTable, Message, Send
+from .cards import COLOURS, DARK_COLOURS, Card, FlipCard, TableCard
 from .world import ShooterWorld
 
 
@@ -44,35 +45,37 @@ class DeckFacts:
 class ExactBotTable(CardsAtTable):
     """``players`` bots playing whole games of an exact variant through ``send``."""
 
-    def __init__(self, world: ShooterWorld, send: Send, events: list[dict], deck: list, players: int,
-                 rng: random.Random, facts: DeckFacts, points, *, forget_uno: float = 0.3, catch: float = 0.6,
-                 cheat: float = 0.15, challenge: float = 0.5, jam: float = 0.01):
+    def __init__(self, world: ShooterWorld, send: Send, events: list[Message], deck: Sequence[TableCard],
+                 players: int, rng: random.Random, facts: DeckFacts, points: Callable[[str, str], int], *,
+                 forget_uno: float = 0.3, catch: float = 0.6, cheat: float = 0.15, challenge: float = 0.5,
+                 jam: float = 0.01):
         self.world, self._send, self.events, self.deck = world, send, events, deck
         self.players, self.rng, self.facts = players, rng, facts
         self.variant, self.wilds = facts.variant, set(facts.wilds)
         self.points = points  # points(card name, side): what a card scores (the table's card table)
         self.forget_uno, self.catch, self.cheat, self.challenge_chance, self.jam = (
             forget_uno, catch, cheat, challenge, jam)
-        self.hands: dict[int, list] = {s: [] for s in range(1, players + 1)}
-        self.pile: list = []
-        self.box: list = list(deck)  # cards off the table: not dealt yet, laid aside (surplus, void first cards)
+        self.hands: dict[int, list[TableCard]] = {s: [] for s in range(1, players + 1)}
+        self.pile: list[TableCard] = []
+        # cards off the table: not dealt yet, laid aside (surplus, void first cards)
+        self.box: list[TableCard] = list(deck)
         self.side = "light"
         self.colour: str | None = None
         self.legal = True  # whether the last wild draw card was played legally
         self._seen = 0
         self.lines = 0
         self.history: list[str] = []  # the last lines sent (for a BotError's message)
-        self.stats: Counter = Counter()
+        self.stats: Counter[str] = Counter()
 
     # ---- the cards ----
-    def face(self, card) -> Card:
+    def face(self, card: TableCard) -> Card:
         return card.side(self.side) if isinstance(card, FlipCard) else card
 
-    def name(self, card) -> str:
+    def name(self, card: TableCard) -> str:
         return self.face(card).name
 
     @property
-    def colours(self):
+    def colours(self) -> tuple[str, ...]:
         return (DARK_COLOURS if self.side == "dark" else COLOURS)[:self.facts.colours]
 
     def check_cards(self) -> None:
@@ -84,7 +87,7 @@ class ExactBotTable(CardsAtTable):
         if len(places) != len(self.deck) or {id(c) for c in places} != {id(c) for c in self.deck}:
             raise BotError(f"cards lost or doubled: {len(places)} in play, the deck has {len(self.deck)}")
 
-    def check_hands(self, game: dict | None) -> None:
+    def check_hands(self, game: Message | None) -> None:
         """The controller's hand counts are the real hands."""
         if game is None or game.get("hands") is None or game["phase"] in ("deal", "scoring", "over"):
             return
@@ -93,7 +96,7 @@ class ExactBotTable(CardsAtTable):
             raise BotError(f"hand counts differ: the controller says {game['hands']}, the hands hold {real}")
 
     # ---- talking to the controller ----
-    def send(self, line: str, *, may_fail: bool = False) -> dict:
+    def send(self, line: str, *, may_fail: bool = False) -> Message:
         reply = self._send(line)
         self.history = (self.history + [line])[-12:]
         self.lines += 1
@@ -104,8 +107,9 @@ class ExactBotTable(CardsAtTable):
         self.check_hands(self._send("status")["game"])
         return reply
 
-    def status(self) -> dict:
-        return self._send("status")["game"]
+    def status(self) -> Message:
+        game: Message = self._send("status")["game"]
+        return game
 
     def _collect_shots(self) -> None:
         new = self.events[self._seen:]
@@ -158,7 +162,7 @@ class ExactBotTable(CardsAtTable):
         self._send(f"magazine cards={len(self.world.launcher.magazine)}")
         self.stats["refills"] += 1
 
-    def _press(self, line: str = "press") -> dict:
+    def _press(self, line: str = "press") -> Message:
         """A press (or draw); an empty shooter is refilled and the press made again."""
         for _ in range(3):
             reply = self.send(line, may_fail=True)
@@ -186,7 +190,7 @@ class ExactBotTable(CardsAtTable):
         self.stats["cards put back"] += 1
 
     # ---- a game ----
-    def play_game(self, *, scoring: str, limit: int, max_lines: int = 60000) -> dict:
+    def play_game(self, *, scoring: str, limit: int, max_lines: int = 60000) -> Message:
         self.send(f"game new players={self.players} dealer=random variant={self.variant} scoring={scoring} "
                   f"limit={limit}")
         while True:
@@ -228,7 +232,7 @@ class ExactBotTable(CardsAtTable):
             else:
                 self._turn(game)
 
-    def _going_out(self, game: dict) -> int | None:
+    def _going_out(self, game: Message) -> int | None:
         return next((s for s, h in self.hands.items() if not h), None)
 
     def _turn_up(self) -> None:
@@ -250,7 +254,7 @@ class ExactBotTable(CardsAtTable):
         face = self.face(self.pile[-1])
         self.colour = face.colour or self.rng.choice(self.colours)
 
-    def _serve(self, owed: dict) -> None:
+    def _serve(self, owed: Message) -> None:
         seat = owed["seat"]
         if owed["cards"] is None:  # Draw Colour: one card per press until the colour shows
             held = len(self.hands[seat])
@@ -263,18 +267,18 @@ class ExactBotTable(CardsAtTable):
         self._press()
         self.stats["owed presses"] += 1
 
-    def _playable(self, card) -> bool:
+    def _playable(self, card: TableCard) -> bool:
         if self.facts.colour_free:
             return True
         face, top = self.face(card), self.face(self.pile[-1])
         return (face.face in self.wilds or face.colour == self.colour
                 or (face.face == top.face and (face.face != "number" or face.value == top.value)))
 
-    def _legal(self, seat: int, card) -> bool:
+    def _legal(self, seat: int, card: TableCard) -> bool:
         """A wild draw card is legal only without a card of the colour in play."""
         return not any(self.face(c).colour == self.colour for c in self.hands[seat] if c is not card)
 
-    def _turn(self, game: dict) -> None:
+    def _turn(self, game: Message) -> None:
         seat = game["current"]
         hand = self.hands[seat]
         if game["drawn"] == seat:
@@ -301,10 +305,10 @@ class ExactBotTable(CardsAtTable):
         card = min(choices, key=lambda c: (self.face(c).face in self.wilds, self.rng.random()))
         self._play(seat, card)
 
-    def _is_wild_draw(self, card) -> bool:
+    def _is_wild_draw(self, card: TableCard) -> bool:
         return self.face(card).face in self.facts.wild_draws
 
-    def _play(self, seat: int, card) -> None:
+    def _play(self, seat: int, card: TableCard) -> None:
         hand = self.hands[seat]
         face = self.face(card)
         if self._is_wild_draw(card):
@@ -357,7 +361,7 @@ class ExactBotTable(CardsAtTable):
                 self.send(f"catch seat={seat}")
                 self.stats["catches"] += 1
 
-    def _report(self, game: dict) -> None:
+    def _report(self, game: Message) -> None:
         for seat in game["waiting_for"]:
             names = ",".join(self.name(c) for c in self.hands[seat])
             line = f"hand seat={seat} cards={names}"

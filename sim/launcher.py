@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 
 from hal.clock import Clock, Timer
 
-from .cards import Card
+from .cards import TableCard
 from .magazine import Magazine
 from .params import SimParams
 
@@ -41,11 +41,11 @@ class Launcher:
         self._p = params
         self._on_beam = on_beam       # beam broken (True) or whole again (False)
         self.magazine = Magazine()    # the top card (next out) is the last one
-        self.out: deque[Card] = deque()   # cards that left the shooter and lie on the table, oldest first
+        self.out: deque[TableCard] = deque()   # cards that left the shooter and lie on the table, oldest first
         self.forgotten = 0            # cards lying on the table beyond ``out_limit``: counted, not kept
         self.loaded = 0               # cards put in and not taken off the table since
         self.feed = 0.0               # top card's progress into the throat, 0..1
-        self.in_beam: Card | None = None
+        self.in_beam: TableCard | None = None
         self.pass_progress = 0.0      # in_beam card's progress through the beam, 0..1
         self.stuck = False            # in_beam card is half out and the roller let go of it
         self.jammed = False           # in_beam card is wedged: nothing moves until the lid opens
@@ -57,7 +57,7 @@ class Launcher:
         self._take_timer: Timer | None = None
 
     # ---- the outside world ----
-    def load(self, cards: int | Iterable[Card]) -> None:
+    def load(self, cards: int | Iterable[TableCard]) -> None:
         """Put cards in the magazine, under those already there: ``n`` anonymous cards or these cards
         (the first of them comes out first)."""
         if isinstance(cards, int):
@@ -94,7 +94,7 @@ class Launcher:
             self._on_beam(False)
         self._reschedule()
 
-    def unload(self) -> list[Card]:
+    def unload(self) -> list[TableCard]:
         """Take every card out of the magazine (the lid is open): the top card first."""
         cards = list(reversed(self.magazine))
         self.magazine.clear()
@@ -102,7 +102,7 @@ class Launcher:
         self.loaded -= len(cards)
         return cards
 
-    def take(self, n: int) -> list[Card]:
+    def take(self, n: int) -> list[TableCard]:
         """A player picks up the ``n`` oldest cards lying on the table (fewer if fewer lie there);
         they leave the count."""
         out = self.out
@@ -110,7 +110,7 @@ class Launcher:
         self.loaded -= len(cards)
         return cards
 
-    def take_out(self) -> list[Card]:
+    def take_out(self) -> list[TableCard]:
         """Every card lying on the table, taken off it (into hands); they leave the count. Returns
         the remembered ones (all of them unless more than ``out_limit`` lay there)."""
         cards = list(self.out)

@@ -24,14 +24,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 
-from .cards import Card
+from .cards import Card, TableCard
 
 
 class Magazine:
     """A stack of cards, bottom first; anonymous cards at the bottom kept as a count."""
 
     def __init__(self) -> None:
-        self._cards: deque[Card] = deque()   # bottom first; the top card (next out) last
+        self._cards: deque[TableCard] = deque()   # bottom first; the top card (next out) last
         self._unmade = 0                     # anonymous cards under all of them, not made yet
 
     @property
@@ -39,7 +39,7 @@ class Magazine:
         """Anonymous cards at the bottom that have no card object yet."""
         return self._unmade
 
-    def made(self) -> list[Card]:
+    def made(self) -> list[TableCard]:
         """The card objects in the stack (every card but the unmade ones), bottom first."""
         return list(self._cards)
 
@@ -49,11 +49,11 @@ class Magazine:
     def __bool__(self) -> bool:
         return bool(self._cards) or self._unmade > 0
 
-    def __iter__(self) -> Iterator[Card]:
+    def __iter__(self) -> Iterator[TableCard]:
         self._make_all()
         return iter(self._cards)
 
-    def __reversed__(self) -> Iterator[Card]:
+    def __reversed__(self) -> Iterator[TableCard]:
         self._make_all()
         return reversed(self._cards)
 
@@ -61,16 +61,16 @@ class Magazine:
         """``n`` anonymous cards under those already there."""
         self._unmade += n
 
-    def appendleft(self, card: Card) -> None:
+    def appendleft(self, card: TableCard) -> None:
         """``card`` under those already there."""
         self._make_all()
         self._cards.appendleft(card)
 
-    def append(self, card: Card) -> None:
+    def append(self, card: TableCard) -> None:
         """``card`` on top."""
         self._cards.append(card)
 
-    def pop(self) -> Card:
+    def pop(self) -> TableCard:
         """The top card, taken off."""
         if self._cards:
             return self._cards.pop()

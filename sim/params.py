@@ -21,6 +21,6 @@ class SimParams:
     bounce_gap: float = 0.0015   # seconds between bounce edges at most
     lid_bounces: int = 3         # bounces when the lid is shut
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.pass_time >= self.feed_time:
             raise ValueError("pass_time must be shorter than feed_time: one card in the beam at a time")

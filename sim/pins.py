@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 
 from gpiozero.exc import PinFixedPull, PinInvalidPull
+from gpiozero.pins import PinInfo
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 
 from hal.clock import Clock
@@ -25,12 +26,12 @@ from hal.clock import Clock
 Listener = Callable[["SimPin", float], None]
 
 
-class SimPin(MockPWMPin):
+class SimPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
     """A mock pin (PWM capable) on virtual time that the world can drive."""
 
     _state: float  # gpiozero's level of the pin (0/1, or a duty cycle)
 
-    def __init__(self, factory: SimFactory, info):
+    def __init__(self, factory: SimFactory, info: PinInfo):
         self._external: bool | None = None
         self.disconnected = False  # a broken wire: the pin reads its pull, whatever the world drives
         self._clock = factory.clock
@@ -42,7 +43,7 @@ class SimPin(MockPWMPin):
     def _now(self) -> float:
         return self._clock.now()
 
-    def clear_states(self):
+    def clear_states(self) -> None:
         self._last_change = self._clock.now()
         self.history = deque([(self._last_change, float(self._state))], maxlen=self._limit)
 
@@ -56,7 +57,7 @@ class SimPin(MockPWMPin):
             before = t
         return out
 
-    def _change_state(self, value):
+    def _change_state(self, value: float) -> bool:
         if self._state == value:
             return False
         t = self._clock.now()
@@ -68,7 +69,7 @@ class SimPin(MockPWMPin):
                 listener(self, value)
         return True
 
-    def _set_pull(self, value):
+    def _set_pull(self, value: str) -> None:
         if self.function != "input":
             raise PinFixedPull(f"cannot set pull on non-input pin {self!r}")
         if value not in ("floating", "up", "down"):
@@ -107,7 +108,7 @@ class SimPin(MockPWMPin):
         return float(self._state) if self._function == "output" else 0.0
 
 
-class SimFactory(MockFactory):
+class SimFactory(MockFactory):  # type: ignore[misc]  # gpiozero is untyped
     """Mock pin factory on the one clock; every pin is a :class:`SimPin`."""
 
     #: how many changes each pin remembers (None: all of them)
@@ -118,13 +119,14 @@ class SimFactory(MockFactory):
         self.clock = clock
         self.history_limit = history_limit
 
-    def ticks(self):
+    def ticks(self) -> float:
         return self.clock.now()
 
     @staticmethod
-    def ticks_diff(later, earlier):
+    def ticks_diff(later: float, earlier: float) -> float:
         return later - earlier
 
     def sim_pin(self, bcm: int) -> SimPin:
         """The pin object for BCM number ``bcm`` (created on first use)."""
-        return self.pin(f"GPIO{bcm}")
+        pin: SimPin = self.pin(f"GPIO{bcm}")
+        return pin

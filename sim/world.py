@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable
 from functools import partial
 
-from hal.clock import Clock
+from hal.clock import Clock, Timer
 from hal.settings import MotorSettings, PinMap
 
+from .cards import TableCard
 from .launcher import Launcher
 from .params import SimParams
 from .pins import SimFactory, SimPin
@@ -41,7 +43,7 @@ class ShooterWorld:
         self.rng = random.Random(f"sim-{seed}")
         self._exit_active_low = exit_active_low
         self.lid_open = False
-        self._lid_bounces: list = []
+        self._lid_bounces: list[Timer] = []
         # (start, seconds) of the last beeps_limit beeps heard (None: every beep)
         self.beeps: deque[tuple[float, float]] = deque(maxlen=beeps_limit)
         self._beep_started: float | None = None
@@ -91,7 +93,7 @@ class ShooterWorld:
         self._bounce(self.clock.now(), self._pin["button"], final=True)
 
     def _bounce(self, start: float, pin: SimPin, final: bool, count: int | None = None,
-                timers: list | None = None) -> float:
+                timers: list[Timer] | None = None) -> float:
         """Drive ``pin`` to ``final`` through a few bounces; returns when it is stable.
         The bounce timers are added to ``timers`` if given (so they can be called off)."""
         n = self.rng.randint(0, self.params.bounce_max) if count is None else count
@@ -134,7 +136,7 @@ class ShooterWorld:
             timer.cancel()
         self._lid_bounces.clear()
 
-    def load(self, cards) -> None:
+    def load(self, cards: int | Iterable[TableCard]) -> None:
         """Cards into the magazine (a number of anonymous cards, or Card objects)."""
         self.launcher.load(cards)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -24,7 +25,8 @@ def catalogue(lang: str) -> dict[str, str]:
     """The messages of ``lang`` (one of :data:`LANGUAGES`)."""
     if lang not in LANGUAGES:
         raise ValueError(f"no catalogue for {lang!r}; there are {', '.join(LANGUAGES)}")
-    return json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    table: dict[str, str] = json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return table
 
 
 def fields(template: str) -> set[str]:
@@ -32,7 +34,7 @@ def fields(template: str) -> set[str]:
     return set(re.findall(r"\{([a-z_]+)\}", template))
 
 
-def language_from_env(env=None) -> str:
+def language_from_env(env: Mapping[str, str] | None = None) -> str:
     """The language of the locale (LC_ALL, LC_MESSAGES, LANG, LANGUAGE): nl for Dutch, else en."""
     env = os.environ if env is None else env
     for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
@@ -50,7 +52,7 @@ class Messages:
         self.lang = lang
         self._table = catalogue(lang)
 
-    def __call__(self, key: str, **values) -> str:
+    def __call__(self, key: str, **values: object) -> str:
         template = self._table[key]
         return re.sub(r"\{([a-z_]+)\}", lambda m: str(values.get(m.group(1), m.group(0))), template)
 
