@@ -448,7 +448,7 @@ def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tupl
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     for kind in consoles:
         if kind == "stdio" and fmt == "human" and _person_at_terminal():
-            from . import terminal
+            from .consoles import terminal
             closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
                                           on_end=lambda: _stop_when_idle(app)))
         elif kind == "stdio":

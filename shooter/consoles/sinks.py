@@ -13,9 +13,9 @@ from ..protocol import dumps
 
 def encoder(fmt: str = "json") -> Callable[[dict[str, Any]], bytes]:
     """One output line for a reply or an event: JSON, or the readable form for a terminal
-    (:mod:`shooter.terminal`; nothing at all for what it need not say twice)."""
+    (:mod:`shooter.consoles.terminal`; nothing at all for what it need not say twice)."""
     if fmt == "human":
-        from ..terminal import encode_human
+        from .terminal import encode_human
         return encode_human()
 
     def encode(obj: dict[str, Any]) -> bytes:

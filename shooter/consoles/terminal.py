@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from .access import Caller, Link
-from .commands import COMMANDS
-from .i18n import Messages, language_from_env
+from ..access import Caller, Link
+from ..commands import COMMANDS
+from ..i18n import Messages, language_from_env
 
 HISTORY = Path.home() / ".uno_shooter_history"
 PROMPT = "uno> "
@@ -191,7 +191,7 @@ def start(*, post: Callable, controller, version: str, on_end: Callable[[], None
 
     Lines go to the loop like any console's; output comes through a writer thread that
     keeps the prompt and what is being typed below the text it prints."""
-    from .consoles import QueuedSink
+    from .sinks import QueuedSink
     out = out or sys.stdout
     rl = _readline()
     messages = Messages(language_from_env())
