@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
-from .calibration import Calibration
+from .bringup.calibration import Calibration
 from .commands import COMMANDS
 from .config import Config
 from .controller import Controller

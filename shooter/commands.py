@@ -4,7 +4,7 @@ Each entry is a :class:`~shooter.protocol.Spec` and the function that carries it
 (a :data:`~shooter.dispatch.Handler`, called with the controller first): the
 controller's own (``Controller.cmd_*``: help, status, aim, press...), the table's
 (:mod:`shooter.game_commands`), the simulator's (:mod:`shooter.sim_commands`),
-bring-up (:mod:`shooter.bringup_commands`) and the web console's
+bring-up (:mod:`shooter.bringup.commands`) and the web console's
 (:mod:`shooter.pairing_commands`). Each Spec also says who may run its command (its
 ``access``, :mod:`shooter.access`): every console asks here, none keeps a list of its own.
 ``help`` lists the usages from here, and the protocol doc's command and access tables are
@@ -14,13 +14,13 @@ checked against it.
 from __future__ import annotations
 
 from . import (
-    bringup_commands as bringup,
     game_commands as game,
     pairing_commands as web,
     seat_names as saved_names,
     sim_commands as sim,
 )
 from .access import Access
+from .bringup import commands as bringup
 from .controller import Controller
 from .dispatch import Command
 from .errors import CommandError

@@ -7,7 +7,7 @@ that happen later (a burst ending, the lid opening) go to every console at once.
 
 The commands are a table of callables (:data:`shooter.commands.COMMANDS`), given at
 construction; the table's commands are in :mod:`shooter.game_commands`, the simulator's
-in :mod:`shooter.sim_commands`, bring-up in :mod:`shooter.bringup_commands` and the web
+in :mod:`shooter.sim_commands`, bring-up in :mod:`shooter.bringup.commands` and the web
 console's in :mod:`shooter.pairing_commands`. Dependencies point one way: the controller
 drives the launcher, and the launcher never calls the controller. It asks
 :class:`~shooter.seats.Seats` how many seats there are and where, emits into the
@@ -25,7 +25,7 @@ from hal import HardwareParts
 
 from . import __version__, beeps
 from .access import IN_PROCESS, Caller
-from .bringup_commands import aim_angle, bringup_status
+from .bringup.commands import aim_angle, bringup_status
 from .dispatch import Command, Reply, run
 from .errors import CommandError, ShooterError
 from .events import Broadcast, Event, Sink, stamp
@@ -38,7 +38,7 @@ from .seats import SeatAngles, Seats, spread_between
 from .table import RuleOptions, Table
 
 if TYPE_CHECKING:
-    from .calibration import Calibration
+    from .bringup.calibration import Calibration
     from .config import Config
     from .persist import Store
     from .seat_names import SavedNames

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from shooter.app import App
-from shooter.calibration import CALIBRATION_FILE
+from shooter.bringup.calibration import CALIBRATION_FILE
 from shooter.config import parse_config
 from shooter.persist import STATE_FILE, Store
 from shooter.seat_names import NAMES_FILE

@@ -24,7 +24,7 @@ from typing import TextIO
 
 from hal.errors import HalError
 
-from . import beeps
+from .. import beeps
 from .bench import Bench
 
 PARTS = ("beeper", "servo", "lid", "button", "exit sensor", "motor")

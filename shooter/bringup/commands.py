@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .dispatch import Reply
-from .errors import CommandError
+from ..dispatch import Reply
+from ..errors import CommandError
 
 if TYPE_CHECKING:
-    from .controller import Controller
+    from ..controller import Controller
 
 
 def bringup_status(ctl: Controller) -> dict[str, Any]:

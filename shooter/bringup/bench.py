@@ -17,10 +17,10 @@ from typing import TextIO
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
+from ..config import Config
+from ..loop import ControlLoop
+from ..seats import spread_angles
 from .calibration import Calibration
-from .config import Config
-from .loop import ControlLoop
-from .seats import spread_angles
 
 
 class Bench:
