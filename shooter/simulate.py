@@ -8,7 +8,7 @@ the counts live in one place), and :class:`sim.bots.BotTable` players who deal, 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from sim import make_deck
 from sim.bots import BotTable
@@ -17,27 +17,9 @@ from .app import App
 from .config import Config, parse_config
 from .editions.records import default, lookup
 from .errors import ConfigError
+from .game_results import GameResult
 from .table import CARDS
 from .table.args import DEFAULT_LIMIT
-
-
-@dataclass
-class GameResult:
-    seed: int
-    winner: int
-    totals: dict
-    rounds: int
-    lines: int
-    virtual_seconds: float
-    stats: dict = field(default_factory=dict)
-    # per press, in order: the cards the scheduler planned and the cards that came out (the summary's data;
-    # not in the JSON line)
-    planned: list = field(default_factory=list, repr=False)
-    ejected: list = field(default_factory=list, repr=False)
-
-    def json(self) -> dict:
-        """The JSON line of ``uno-shooter simulate --json``."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("planned", "ejected")}
 
 
 def deck_counts(edition: str) -> dict[str, int]:

@@ -15,10 +15,9 @@ from shooter.editions.records import AIMED_EFFECTS
 from shooter.errors import CommandError
 
 from .args import whole
-from .base import Event
+from .base import UNDO_LEVELS, Event
 from .exact import ExactRules
 from .penalties import PenaltyRules
-from .persist import UNDO_LEVELS
 from .resume import still_owed
 from .scoring import ScoringRules
 from .state import GameState, Snapshot, count_problem, load_snapshot, snapshot

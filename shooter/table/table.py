@@ -314,7 +314,7 @@ class Table(TableCore):
     def from_dict(cls, data: object, rng: random.Random | None = None, counting: bool = True) -> Table:
         """Rebuild a table from `to_dict` data (of this version or an earlier one); raises StateFileError for
         foreign or corrupt data. `counting`: the shooter has the card-exit sensor (exact games need it)."""
-        table = table_from_dict(cls, data, rng, counting)
+        table = table_from_dict(lambda options: cls(options=options, rng=rng), data, counting)
         table._choose_family()  # the saved game's family plays it on
         return table
 
