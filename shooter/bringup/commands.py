@@ -1,52 +1,75 @@
 """Bring-up on the console: raw servo angles (``aim angle=A``), storing a seat's angle
 (``calibrate seat=S``) and what ``status`` adds about the hardware in use and where each
-setting comes from."""
+setting comes from. The part they run on is :class:`Bringup`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..dispatch import Reply
 from ..errors import CommandError
 
 if TYPE_CHECKING:
-    from ..controller import Controller
+    from hal.interfaces import Servo
+    from hal.settings import ServoSettings
+
+    from ..config import Config
+    from ..launcher import Launcher
+    from ..seats import Seats
+    from .calibration import Calibration
 
 
-def bringup_status(ctl: Controller) -> dict[str, Any]:
-    status: dict[str, Any] = {}
-    if ctl.hardware_info:
-        status["hardware"] = dict(ctl.hardware_info)
-    if ctl.calibration is not None and ctl.config is not None:
-        status["sources"] = ctl.calibration.sources(ctl.config, ctl.seats)
-    return status
+@dataclass(kw_only=True)
+class Bringup:
+    """What bring-up reaches: the servo (moved only through the launcher), the seats, the calibration, the config
+    as the file gave it (before the calibration) and the pin factory and servo backend in use."""
+
+    servo: Servo
+    limits: ServoSettings
+    launcher: Launcher
+    seating: Seats
+    emit: Callable[..., None]
+    calibration: Calibration | None = None
+    config: Config | None = None
+    hardware: dict[str, str] = field(default_factory=dict)
+
+    def status(self) -> dict[str, Any]:
+        status: dict[str, Any] = {}
+        if self.hardware:
+            status["hardware"] = dict(self.hardware)
+        if self.calibration is not None and self.config is not None:
+            status["sources"] = self.calibration.sources(self.config, self.seating.count())
+        return status
+
+    def aim_angle(self, angle: float) -> Reply:
+        """``aim angle=A``: the raw angle, turned to by the launcher's machine (in the states that take it)."""
+        s = self.limits
+        if not s.min_angle <= angle <= s.max_angle:
+            raise CommandError("bad-argument", f"angle= must be between {s.min_angle:g} and {s.max_angle:g}, "
+                                               f"got {angle:g}")
+        seconds = self.launcher.turn_to(angle)
+        if seconds is None:
+            raise CommandError("busy", "the shooter is turning or firing; aim when it is done")
+        return {"angle": angle, "seconds": round(seconds, 3)}
 
 
-def aim_angle(ctl: Controller, angle: float) -> Reply:
-    s = ctl.hw.settings.servo
-    if not s.min_angle <= angle <= s.max_angle:
-        raise CommandError("bad-argument", f"angle= must be between {s.min_angle:g} and {s.max_angle:g}, "
-                                           f"got {angle:g}")
-    if not ctl.launcher.rules.aim_angle:
-        raise CommandError("busy", "the shooter is turning or firing; aim when it is done")
-    ctl.launcher.aimed_seat = None  # at no seat now: the next shot turns first
-    seconds = ctl.hw.servo.move_to(angle)
-    return {"angle": angle, "seconds": round(seconds, 3)}
-
-
-def calibrate_seat(ctl: Controller, seat: int) -> Reply:
-    if seat > ctl.seats:
-        raise CommandError("bad-argument", f"seat= must be 1..{ctl.seats}, got {seat}")
-    angle = ctl.hw.servo.angle
-    if angle is None or ctl.calibration is None:
+def calibrate_seat(bringup: Bringup, seat: int) -> Reply:
+    seats = bringup.seating.count()
+    if seat > seats:
+        raise CommandError("bad-argument", f"seat= must be 1..{seats}, got {seat}")
+    angle = bringup.servo.angle
+    calibration = bringup.calibration
+    if angle is None or calibration is None:
         raise CommandError("bad-argument", "the servo has not been moved yet: aim angle=A first")
-    ctl.calibration.store_seat(ctl.seats, seat, angle, ctl.seating.angles())
-    ctl.seating.forget()
-    ctl.launcher.aimed_seat = None
-    store = ctl.calibration.store  # save() writes only with a store: an OSError means there is one
+    calibration.store_seat(seats, seat, angle, bringup.seating.angles())
+    bringup.seating.forget()
+    bringup.launcher.forget_seat()
+    store = calibration.store  # save() writes only with a store: an OSError means there is one
     try:
-        path = ctl.calibration.save()
+        path = calibration.save()
     except OSError as exc:
-        ctl.emit("save-failed", path=None if store is None else str(store.path), message=str(exc))
+        bringup.emit("save-failed", path=None if store is None else str(store.path), message=str(exc))
         path = None
-    return {"seat": seat, "players": ctl.seats, "angle": angle, "file": None if path is None else str(path)}
+    return {"seat": seat, "players": seats, "angle": angle, "file": None if path is None else str(path)}
