@@ -24,7 +24,7 @@ from .bringup import commands as bringup
 from .bringup.commands import Bringup
 from .controller import Controller
 from .dispatch import Command, Handler
-from .errors import CommandError
+from .errors import BadArgument
 from .game_commands import Desk
 from .pairing_commands import Web
 from .protocol import Spec, any_text, exact_text, integer, number, text_list
@@ -49,7 +49,7 @@ def seat_names(key: str, text: str) -> list[str]:
     """Seat names, comma-separated, as written (``-`` for a seat without a name)."""
     names = [item.strip() for item in text.split(",")]
     if len(names) > saved_names.MAX_SEATS or not all(map(saved_names.is_seat_name, names)):
-        raise CommandError("bad-argument", f"{key}= must be up to {saved_names.MAX_SEATS} names of "
+        raise BadArgument(f"{key}= must be up to {saved_names.MAX_SEATS} names of "
                                            f"1-{saved_names.MAX_LENGTH} characters, comma-separated")
     return names
 

@@ -30,7 +30,7 @@ from . import __version__, beeps
 from .access import IN_PROCESS, Caller
 from .bringup.commands import Bringup
 from .dispatch import Command, Reply, run
-from .errors import CommandError
+from .errors import BadArgument, Busy, CommandError, Internal, command_error
 from .events import Broadcast, Sink, stamp
 from .game_commands import Desk
 from .launcher import Launcher, LauncherSettings, Shot
@@ -153,7 +153,7 @@ class Controller:
                 answer = error_reply(_reply_name(raw), error)
             except Exception as exc:  # a bug: fail safe, then answer
                 self.fail_safe(exc)
-                answer = error_reply(_reply_name(raw), CommandError("internal", f"internal error: {exc}"))
+                answer = error_reply(_reply_name(raw), Internal(f"internal error: {exc}"))
             respond(answer)
         finally:
             self.events.release()
@@ -197,14 +197,14 @@ class Controller:
 
     def cmd_aim(self, seat: int | None = None, angle: float | None = None) -> Reply:
         if (seat is None) == (angle is None):
-            raise CommandError("bad-argument", "usage: aim seat=S | aim angle=A (one of the two)")
+            raise BadArgument("usage: aim seat=S | aim angle=A (one of the two)")
         if angle is not None:
             return self.bringup.aim_angle(angle)
         assert seat is not None
         if seat > self.seats:
-            raise CommandError("bad-argument", f"seat= must be 1..{self.seats}, got {seat}")
+            raise BadArgument(f"seat= must be 1..{self.seats}, got {seat}")
         if not self.launcher.rules.aim:
-            raise CommandError("busy", "the shooter is firing; aim when it is done")
+            raise Busy("the shooter is firing; aim when it is done")
         self.launcher.point_at(seat)
         return {"seat": seat, "angle": self.angle_of(seat)}
 
@@ -241,7 +241,7 @@ class Controller:
             # never silently lost: a beep at the table and an event on every console
             self.hw.beeper.play(beeps.PRESS_REFUSED)
             self.emit("refused", source=source, error=refusal[0], message=refusal[1])
-            raise CommandError(*refusal)
+            raise command_error(*refusal)
         if seat is None:  # no game: wherever the shooter points, like the original
             seat = self.launcher.aimed_seat
         events = table.press()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import beeps
 from .dispatch import Reply
-from .errors import CommandError, ShooterError
+from .errors import CommandError, ShooterError, command_error
 from .events import Event
 from .launcher import Launcher, Shot
 from .scheduler import Scheduler
@@ -64,7 +64,7 @@ class Dealer:
             refusal = ("busy", "the shooter is still serving the last shot; press when it is done")
         try:
             if refusal is not None:
-                raise CommandError(*refusal)
+                raise command_error(*refusal)
             events = serve()
         except CommandError as error:
             self.beeper.play(beeps.PRESS_REFUSED)

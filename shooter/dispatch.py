@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .access import Access, Caller, may, refusal
-from .errors import CommandError
+from .errors import BadArgument, CommandError, UnknownCommand
 from .protocol import Line, Spec
 
 Reply = dict[str, Any]                    # a reply's fields (besides "reply" and "ok")
@@ -40,8 +40,8 @@ def find(commands: Sequence[Command], line: Line) -> Command:
     if best is None:
         family = [s.usage for s, _ in commands if s.words[0] == line.name]
         if family:
-            raise CommandError("bad-argument", f"usage: {' | '.join(family)}")
-        raise CommandError("unknown-command", f"unknown command {line.name!r}; try help")
+            raise BadArgument(f"usage: {' | '.join(family)}")
+        raise UnknownCommand(f"unknown command {line.name!r}; try help")
     return best
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dealer import Dealer
 from .dispatch import Reply
-from .errors import CommandError, ShooterError
+from .errors import BadArgument, Busy, ShooterError, WrongPhase
 from .events import Broadcast, Event
 from .launcher import Launcher, Shot
 from .protocol import whole_number
@@ -85,12 +85,12 @@ def game_new(desk: Desk, players: int, dealer: str | None = None, force: bool = 
         try:
             chosen = whole_number(dealer)
         except ValueError:
-            raise CommandError("bad-argument", f"dealer= must be a seat or random, got {dealer!r}") from None
+            raise BadArgument(f"dealer= must be a seat or random, got {dealer!r}") from None
     table = desk.table
     game = table.status()
     if game is not None and game["phase"] != "over" and not force:
         totals = ", ".join(f"{seat}: {points}" for seat, points in game["totals"].items())
-        raise CommandError("wrong-phase", f"a game is running (round {game['round']}, totals {totals}); "
+        raise WrongPhase(f"a game is running (round {game['round']}, totals {totals}); "
                                           "`game new ... force` ends it and starts a new one")
     # every new game starts with the config's [rules]; a resumed game kept its own
     kept = table.options
@@ -111,7 +111,7 @@ def round_start(desk: Desk, first: str | None = None, dealer: int | None = None,
                 cards: int | None = None) -> None:
     if desk.table.game is not None and desk.table.game.exact and desk.dealer.in_flight():
         # a shot of the game before still coming out would be counted to this deal
-        raise CommandError("busy", "the shooter is still serving the last shot; start the round when it is done")
+        raise Busy("the shooter is still serving the last shot; start the round when it is done")
     desk.changed(desk.table.start_round(first, dealer=dealer, cards=cards))
     game = desk.table.game
     if game is not None and game.exact:

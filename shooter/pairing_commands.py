@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import beeps
-from .errors import CommandError
+from .errors import BadArgument, NotPaired
 
 if TYPE_CHECKING:
     from hal.interfaces import Beeper, Button, Lid
@@ -100,7 +100,7 @@ def _granted(web: Web, grant: Grant) -> None:
 
 def _pairing(web: Web) -> Pairing:
     if web.pairing is None:
-        raise CommandError("bad-argument", "the web console is off: no browser is paired")
+        raise BadArgument("the web console is off: no browser is paired")
     return web.pairing
 
 
@@ -126,7 +126,7 @@ def auth(web: Web, token: str, *, caller: Caller) -> dict[str, Any]:
     """``auth token=T``: the asking socket holds the token it presents, if it is paired."""
     token_id = _pairing(web).check(token)
     if token_id is None:
-        raise CommandError("not-paired", "this token is unknown or was revoked; pair again")
+        raise NotPaired("this token is unknown or was revoked; pair again")
     caller.holds(token_id)
     return {"id": token_id}
 

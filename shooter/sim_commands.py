@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .dispatch import Reply
-from .errors import CommandError
+from .errors import BadArgument, NotSimulated
 
 if TYPE_CHECKING:
     from sim import ShooterWorld
@@ -37,7 +37,7 @@ class SimulatedHardware:
 
 def _simulated(sim: SimulatedHardware | None) -> SimulatedHardware:
     if sim is None:
-        raise CommandError("not-simulated", "this command needs the simulated hardware (--sim)")
+        raise NotSimulated("this command needs the simulated hardware (--sim)")
     return sim
 
 
@@ -67,6 +67,6 @@ def sim_load(sim: SimulatedHardware | None, cards: int) -> Reply:
 def sim_wait(sim: SimulatedHardware | None, seconds: float) -> None:
     loop = _simulated(sim).loop
     if not loop.virtual:
-        raise CommandError("bad-argument", "sim wait needs --clock virtual; in real time, just wait")
+        raise BadArgument("sim wait needs --clock virtual; in real time, just wait")
     target = loop.clock.now() + seconds
     loop.clock.call_at(target, lambda: None, name="sim-wait")  # keeps the loop busy until then

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..dispatch import Reply
-from ..errors import CommandError
+from ..errors import BadArgument, Busy
 
 if TYPE_CHECKING:
     from hal.interfaces import Servo
@@ -47,22 +47,22 @@ class Bringup:
         """``aim angle=A``: the raw angle, turned to by the launcher's machine (in the states that take it)."""
         s = self.limits
         if not s.min_angle <= angle <= s.max_angle:
-            raise CommandError("bad-argument", f"angle= must be between {s.min_angle:g} and {s.max_angle:g}, "
+            raise BadArgument(f"angle= must be between {s.min_angle:g} and {s.max_angle:g}, "
                                                f"got {angle:g}")
         seconds = self.launcher.turn_to(angle)
         if seconds is None:
-            raise CommandError("busy", "the shooter is turning or firing; aim when it is done")
+            raise Busy("the shooter is turning or firing; aim when it is done")
         return {"angle": angle, "seconds": round(seconds, 3)}
 
 
 def calibrate_seat(bringup: Bringup, seat: int) -> Reply:
     seats = bringup.seating.count()
     if seat > seats:
-        raise CommandError("bad-argument", f"seat= must be 1..{seats}, got {seat}")
+        raise BadArgument(f"seat= must be 1..{seats}, got {seat}")
     angle = bringup.servo.angle
     calibration = bringup.calibration
     if angle is None or calibration is None:
-        raise CommandError("bad-argument", "the servo has not been moved yet: aim angle=A first")
+        raise BadArgument("the servo has not been moved yet: aim angle=A first")
     calibration.store_seat(seats, seat, angle, bringup.seating.angles())
     bringup.seating.forget()
     bringup.launcher.forget_seat()
