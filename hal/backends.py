@@ -73,40 +73,6 @@ def choose_pin_factory(name: str = "auto", *, environ: Mapping[str, str] = os.en
     raise NoPinFactoryError(f"no GPIO pin factory works here{origin} ({'; '.join(reasons)}); {HINT}")
 
 
-# ---- the kernel's hardware PWM ----
-# BCM pin -> PWM channel, by the number of channels the chip has: the Pi 5's RP1 has 4
-# (dtoverlay=pwm-2chan maps GPIO12/13/18/19 to channels 0/1/2/3); a Pi 1-4 has 2 (GPIO12 and 18
-# are PWM0, GPIO13 and 19 are PWM1).
-PWM_CHANNELS = {4: {12: 0, 13: 1, 18: 2, 19: 3}, 2: {12: 0, 18: 0, 13: 1, 19: 1}}
-
-
-def pwm_channel(pin: int, npwm: int) -> int:
-    """The hardware PWM channel that drives BCM ``pin`` on a chip with ``npwm`` channels."""
-    table = PWM_CHANNELS.get(npwm)
-    if table is None:
-        raise HalError(f"a PWM chip with {npwm} channels is not a Raspberry Pi's (2 on a Pi 1-4, 4 on a Pi 5)")
-    if pin not in table:
-        raise HalError(f"GPIO{pin} has no hardware PWM: use GPIO{', GPIO'.join(map(str, sorted(table)))} "
-                       f"for the servo with servo_backend = \"sysfs\"")
-    return table[pin]
-
-
-def find_pwm_chip(root: Path = Path("/sys/class/pwm"), chip: int | None = None) -> Path:
-    """``root/pwmchipN``: the given chip, or the only one there is (else say which exist)."""
-    if chip is not None:
-        path = root / f"pwmchip{chip}"
-        if not path.is_dir():
-            raise HalError(f"{path} does not exist: add dtoverlay=pwm-2chan to /boot/firmware/config.txt "
-                           f"and reboot, or set hardware.pwm_chip (ls {root})")
-        return path
-    chips = sorted(root.glob("pwmchip*")) if root.is_dir() else []
-    if len(chips) != 1:
-        found = ", ".join(p.name for p in chips) or "none"
-        raise HalError(f"cannot tell which PWM chip drives the servo (in {root}: {found}): "
-                       f"add dtoverlay=pwm-2chan and set hardware.pwm_chip")
-    return chips[0]
-
-
 def servo_maker(backend: str = "gpiozero", *, pwm_chip: int | None = None, root: Path = Path("/sys/class/pwm"),
                 write: Callable[[Path, str], None] | None = None) -> Callable[..., Any]:
     """A function building the servo for :class:`~hal.hardware.Hardware` with the chosen backend."""
@@ -114,7 +80,7 @@ def servo_maker(backend: str = "gpiozero", *, pwm_chip: int | None = None, root:
         from .servo import GpioServo
         return GpioServo
     if backend == "sysfs":
-        from .servo_sysfs import SysfsServo, write_file
+        from .servo_sysfs import SysfsServo, find_pwm_chip, write_file
 
         def make(pin: int, *, clock: Any, settings: Any, pin_factory: Any = None) -> SysfsServo:
             return SysfsServo(pin, clock=clock, settings=settings, chip=find_pwm_chip(root, pwm_chip),

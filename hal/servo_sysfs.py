@@ -17,13 +17,46 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from .backends import pwm_channel
 from .clock import Clock
 from .errors import DeviceClosedError, HalError
 from .servo import GpioServo
 from .settings import ServoSettings
 
 Write = Callable[[Path, str], None]
+
+
+# ---- the kernel's hardware PWM ----
+# BCM pin -> PWM channel, by the number of channels the chip has: the Pi 5's RP1 has 4
+# (dtoverlay=pwm-2chan maps GPIO12/13/18/19 to channels 0/1/2/3); a Pi 1-4 has 2 (GPIO12 and 18
+# are PWM0, GPIO13 and 19 are PWM1).
+PWM_CHANNELS = {4: {12: 0, 13: 1, 18: 2, 19: 3}, 2: {12: 0, 18: 0, 13: 1, 19: 1}}
+
+
+def pwm_channel(pin: int, npwm: int) -> int:
+    """The hardware PWM channel that drives BCM ``pin`` on a chip with ``npwm`` channels."""
+    table = PWM_CHANNELS.get(npwm)
+    if table is None:
+        raise HalError(f"a PWM chip with {npwm} channels is not a Raspberry Pi's (2 on a Pi 1-4, 4 on a Pi 5)")
+    if pin not in table:
+        raise HalError(f"GPIO{pin} has no hardware PWM: use GPIO{', GPIO'.join(map(str, sorted(table)))} "
+                       f"for the servo with servo_backend = \"sysfs\"")
+    return table[pin]
+
+
+def find_pwm_chip(root: Path = Path("/sys/class/pwm"), chip: int | None = None) -> Path:
+    """``root/pwmchipN``: the given chip, or the only one there is (else say which exist)."""
+    if chip is not None:
+        path = root / f"pwmchip{chip}"
+        if not path.is_dir():
+            raise HalError(f"{path} does not exist: add dtoverlay=pwm-2chan to /boot/firmware/config.txt "
+                           f"and reboot, or set hardware.pwm_chip (ls {root})")
+        return path
+    chips = sorted(root.glob("pwmchip*")) if root.is_dir() else []
+    if len(chips) != 1:
+        found = ", ".join(p.name for p in chips) or "none"
+        raise HalError(f"cannot tell which PWM chip drives the servo (in {root}: {found}): "
+                       f"add dtoverlay=pwm-2chan and set hardware.pwm_chip")
+    return chips[0]
 
 
 def write_file(path: Path, text: str) -> None:

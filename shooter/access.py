@@ -14,7 +14,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from .errors import CommandError
+from .errors import BadArgument, CommandError, NotPaired
 
 
 class Access(StrEnum):
@@ -85,9 +85,9 @@ def may(access: Access, caller: Caller, valid: Callable[[int | None], bool]) -> 
 def refusal(words: str, access: Access, caller: Caller) -> CommandError:
     """The one-line answer to a command ``caller`` may not run (:func:`may` said no)."""
     if access is Access.ASK:
-        return CommandError("bad-argument", f"{words} is the web console's: a console of the table's own "
+        return BadArgument(f"{words} is the web console's: a console of the table's own "
                                             f"needs no pairing")
     if access is Access.TABLE:
-        return CommandError("not-paired", f"{words} is for a console of the table's own (stdio, serial, TCP on "
+        return NotPaired(f"{words} is for a console of the table's own (stdio, serial, TCP on "
                                           f"loopback), not the web console")
-    return CommandError("not-paired", NOT_PAIRED)
+    return NotPaired(NOT_PAIRED)

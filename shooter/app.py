@@ -12,11 +12,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
-from .calibration import Calibration
+from .bringup.calibration import Calibration
 from .commands import COMMANDS
 from .config import Config
 from .controller import Controller
@@ -25,9 +24,6 @@ from .persist import Store
 from .scheduler import PROFILES, Scheduler, profile_from_config
 from .seat_names import SavedNames
 from .table import RuleOptions, Table
-
-if TYPE_CHECKING:
-    from .sim_commands import SimulatedHardware
 
 
 class App:
@@ -67,17 +63,15 @@ class App:
             self.storage: dict[str, str] | None = None   # set when the game is held in memory only
             self.store = Store(state_dir) if state_dir is not None else None
             table = self._restore(config)
+            # the seat names as saved (their own file, beside the game's; read-only while the game is in memory)
+            saved_names, names = SavedNames.restore(state_dir, writable=self.store is not None, log=self.log)
             self.controller = Controller(
                 loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config), commands=COMMANDS,
                 launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
-                default_seats=config.default_seats, sim=self._simulated(),
+                default_seats=config.default_seats, world=self.world,
                 cards=config.sim_cards if sim else None, store=self.store, storage=self.storage,
-                rules=RuleOptions(**config.rules))
-            self.controller.calibration, self.controller.config = self.calibration, file_config
-            self.controller.hardware_info = self.hardware_info
-            # the seat names as saved (their own file, beside the game's; read-only while the game is in memory)
-            self.controller.saved_names, self.controller.names = SavedNames.restore(
-                state_dir, writable=self.store is not None, log=self.log)
+                rules=RuleOptions(**config.rules), calibration=self.calibration, config=file_config,
+                hardware_info=self.hardware_info, saved_names=saved_names, names=names)
             self.controller.start()
         except BaseException:
             self.hw.close()
@@ -102,13 +96,6 @@ class App:
                 return list(config.seat_angles[players])
             return spread_angles(players, servo.min_angle, servo.max_angle)
         return angles
-
-    def _simulated(self) -> SimulatedHardware | None:
-        """The simulator's world as the ``sim`` commands drive it (None on real hardware)."""
-        if self.world is None:
-            return None
-        from .sim_commands import SimulatedHardware
-        return SimulatedHardware(self.world)
 
     def _restore(self, config: Config) -> Table:
         """The saved game, or a fresh table. A state file that cannot be read is set aside (never a
@@ -139,7 +126,7 @@ class App:
         from .web.pairing import TOKENS_FILE, Pairing
         from .web.server import WebConsole  # aiohttp: only imported when the web console is on
         store = Store(self.state_dir, name=TOKENS_FILE) if self.state_dir is not None else None
-        self.controller.pairing = Pairing(self.clock, store, log=self.log)
+        self.controller.web.open(Pairing(self.clock, store, log=self.log))
         web = WebConsole(self.controller, post=self.loop.post, host=host, port=port,
                          max_connections=max_connections, log=self.log)
         web.start()

@@ -319,7 +319,7 @@ def _play(args: argparse.Namespace, config: Config, profile: Profile, picture: T
 
 
 def _bringup_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The bring-up commands: selftest and calibrate (shooter/selftest.py, shooter/calibrate.py)."""
+    """The bring-up commands: selftest and calibrate (shooter/bringup/: selftest.py, calibrate.py)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", type=Path, metavar="PATH",
                         help="config file (default /etc/uno-shooter/config.toml if it exists)")
@@ -362,14 +362,14 @@ def _bringup_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _bringup(args: argparse.Namespace) -> int:
-    from .bench import Bench
+    from .bringup.bench import Bench
     from .config import load_config
     try:
         config = load_config(args.config)
         if args.sim_fault and not args.sim:
             raise ConfigError("--sim-fault needs --sim")
         if args.command == "calibrate":
-            from .calibrate import parse_players
+            from .bringup.calibrate import parse_players
             players = parse_players(args.players)
     except ConfigError as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
@@ -386,11 +386,11 @@ def _bringup(args: argparse.Namespace) -> int:
     with bench:  # closing it stops the motor first, whatever happened
         try:
             if args.command == "selftest":
-                from .selftest import run_selftest
+                from .bringup.selftest import run_selftest
                 person = bench.person(out=sys.stdout, read_line=sys.stdin.readline, yes=args.yes)
                 results = run_selftest(bench, person, sys.stdout, timeout=args.timeout)
                 return 0 if all(r.ok for r in results) else 1
-            from .calibrate import run_calibration
+            from .bringup.calibrate import run_calibration
             return run_calibration(bench, sys.stdin, sys.stdout, players=players, seats=not args.skip_seats,
                                    motor=not args.skip_motor)
         except KeyboardInterrupt:
@@ -448,7 +448,7 @@ def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tupl
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
     for kind in consoles:
         if kind == "stdio" and fmt == "human" and _person_at_terminal():
-            from . import terminal
+            from .consoles import terminal
             closers.append(terminal.start(post=loop.post, controller=controller, version=__version__,
                                           on_end=lambda: _stop_when_idle(app)))
         elif kind == "stdio":

@@ -1,19 +1,33 @@
 """Commands as a table of callables: a :class:`~shooter.protocol.Spec` (the command's shape and who may run
-it) and the function that carries it out, called with the controller first, then the line's arguments,
-options and flags (and, if its Spec asks, ``caller=``). Nothing is looked up by a name built at run time."""
+it) and its :class:`Handler`: the function that carries it out and the part of the controller it runs on (the
+table's desk, bring-up, the web console's side, the simulator, or the controller itself), which it is called
+with first, then the line's arguments, options and flags (and, if its Spec asks, ``caller=``). A handler gets
+the part it needs, never the whole controller. Nothing is looked up by a name built at run time."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .access import Access, Caller, may, refusal
-from .errors import CommandError
+from .errors import BadArgument, CommandError, UnknownCommand
 from .protocol import Line, Spec
 
 Reply = dict[str, Any]                    # a reply's fields (besides "reply" and "ok")
-Handler = Callable[..., Reply | None]     # (controller, *arguments, **options and flags) -> fields or None
+
+
+@dataclass(frozen=True)
+class Handler:
+    """What carries a command out: ``run(part, *arguments, **options and flags)`` -> the reply's fields or None,
+    where ``part`` is the controller's part of class ``part`` (None where it has none: no simulator)."""
+
+    part: type
+    run: Callable[..., Reply | None]
+
+
 Command = tuple[Spec, Handler]
+Parts = Mapping[type, object]             # the controller's parts by their class
 
 
 def find(commands: Sequence[Command], line: Line) -> Command:
@@ -26,12 +40,12 @@ def find(commands: Sequence[Command], line: Line) -> Command:
     if best is None:
         family = [s.usage for s, _ in commands if s.words[0] == line.name]
         if family:
-            raise CommandError("bad-argument", f"usage: {' | '.join(family)}")
-        raise CommandError("unknown-command", f"unknown command {line.name!r}; try help")
+            raise BadArgument(f"usage: {' | '.join(family)}")
+        raise UnknownCommand(f"unknown command {line.name!r}; try help")
     return best
 
 
-def run(ctl: object, commands: Sequence[Command], line: Line, caller: Caller,
+def run(parts: Parts, commands: Sequence[Command], line: Line, caller: Caller,
         valid: Callable[[int | None], bool]) -> Reply | None:
     """Carry ``line`` out for ``caller``: the command it names, if its Spec lets this caller run it, with the
     line's values. A refused line never reaches its handler and so changes nothing; a caller who may only watch
@@ -47,4 +61,4 @@ def run(ctl: object, commands: Sequence[Command], line: Line, caller: Caller,
     args, options, flags = spec.bind(line)
     if spec.caller:
         options["caller"] = caller
-    return handler(ctl, *args, **options, **{f: True for f in flags})
+    return handler.run(parts[handler.part], *args, **options, **{f: True for f in flags})

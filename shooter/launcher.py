@@ -78,6 +78,8 @@ STATE_RULES = {
     "fault": StateRules(("fault", "the shooter stopped on a fault: open and close the lid to reset it")),
 }
 STATES = [s["name"] for s in STATE_TABLE]
+# where ``aim angle=A`` (bring-up) turns the servo: the states whose rules take it (the turntable still)
+RAW_AIM = [name for name, rules in STATE_RULES.items() if rules.aim_angle]
 ALL_BUT_FAULT = [s for s in STATES if s != "fault"]
 _STOPS = ["_stop_for_lid"]
 
@@ -89,6 +91,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "serve", "source": "ready", "dest": None, "after": "_serve_next"},
     {"trigger": "aim", "source": "ready", "dest": "aiming"},
     {"trigger": "arrived", "source": "aiming", "dest": "ready", "before": "_aimed"},
+    # bring-up's raw angle (aim angle=A): the servo turns where the state stays, at no seat now
+    {"trigger": "turn", "source": RAW_AIM, "dest": None, "after": "_turn_to_angle"},
     {"trigger": "fire", "source": "ready", "dest": "firing"},
     # the exit sensor: a card out, the beam whole again (the burst done once all are out)
     {"trigger": "card_seen", "source": "firing", "dest": None, "after": "_count_card"},
@@ -160,6 +164,7 @@ class Launcher:
     booted: Callable[[], bool]
     serve: Callable[[], bool]
     aim: Callable[[], bool]
+    turn: Callable[..., bool]
     arrived: Callable[[], bool]
     fire: Callable[[], bool]
     card_seen: Callable[[], bool]
@@ -189,6 +194,7 @@ class Launcher:
         self.desired_seat: int | None = None
         self.aimed_seat: int | None = None
         self._target_seat: int | None = None
+        self._turn_seconds: float | None = None  # how long the last raw turn (aim angle=A) takes
         self._ended: Shot | None = None  # the burst just ended, reported once the motor reverses
         self._timer: Timer | None = None
         self._burst_started = 0.0
@@ -261,6 +267,20 @@ class Launcher:
         self.desired_seat = seat
         self.serve()
 
+    def turn_to(self, angle: float) -> float | None:
+        """``aim angle=A`` (bring-up): turn the servo to the raw ``angle`` through the machine; the seconds the
+        turn takes, or None in a state that takes no raw aim (turning, firing, starting, a fault)."""
+        if not STATE_RULES[self.state].aim_angle:
+            return None
+        self._turn_seconds = None
+        self.turn(angle=angle)
+        return self._turn_seconds
+
+    def forget_seat(self) -> None:
+        """The seat's angle changed under the shooter (``calibrate seat=S``): it points at no seat now, and the
+        next shot or aim turns first."""
+        self.aimed_seat = None
+
     def load(self, cards: int) -> None:
         """``cards`` more cards are in the magazine."""
         self.set_count(cards if self.cards is None else self.cards + cards)
@@ -319,6 +339,10 @@ class Launcher:
         self.aimed_seat = None
         assert self._target_seat is not None
         self.hw.servo.move_to(self.angle_of(self._target_seat))
+
+    def _turn_to_angle(self, angle: float) -> None:
+        self.aimed_seat = None  # at no seat now: the next shot turns first
+        self._turn_seconds = self.hw.servo.move_to(angle)
 
     def _aimed(self) -> None:
         self.aimed_seat = self._target_seat

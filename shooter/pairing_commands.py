@@ -1,7 +1,7 @@
 """The web console's side of the controller: asking to pair and presenting a token (``pair``, ``auth``: the
 socket that sent them is the handler's ``caller``), pairing by the box's gestures and by approval, seat names,
 and what ``status`` adds while the web console runs (the browser side is :mod:`shooter.web`; the requests and
-tokens :mod:`shooter.web.pairing`)."""
+tokens :mod:`shooter.web.pairing`). The part they run on is :class:`Web`."""
 
 from __future__ import annotations
 
@@ -9,71 +9,99 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import beeps
-from .errors import CommandError
+from .errors import BadArgument, NotPaired
 
 if TYPE_CHECKING:
+    from hal.interfaces import Beeper, Button, Lid
+
     from .access import Caller
-    from .controller import Controller
+    from .events import Broadcast
+    from .seat_names import SavedNames
+    from .table import Table
     from .web.pairing import Grant, Pairing
 
 
-def game_running(ctl: Controller) -> bool:
+class Web:
+    """What the web console's commands and the box's pairing gestures reach: the pairing (None until the web
+    console starts: :meth:`open`), the seat names and their file, the table (is a game on, what undo takes
+    back), the button, lid and beeper, and the events."""
+
+    def __init__(self, *, table: Table, events: Broadcast, beeper: Beeper, button: Button, lid: Lid,
+                 saved_names: SavedNames | None = None, names: dict[int, str] | None = None) -> None:
+        self.table = table
+        self.events = events
+        self.beeper = beeper
+        self.button = button
+        self.lid = lid
+        self.saved_names = saved_names   # the names' file in the state directory (None: none is kept)
+        self.names: dict[int, str] = dict(names or {})
+        self.pairing: Pairing | None = None
+
+    def open(self, pairing: Pairing) -> None:
+        """The web console starts: from now on browsers ask to pair with ``pairing``."""
+        self.pairing = pairing
+
+    def emit(self, name: str, **fields: Any) -> None:
+        self.events.emit(name, **fields)
+
+
+def game_running(web: Web) -> bool:
     """A game is on (dealt, played or being scored): the button's short press is a player's, never a pairing."""
-    return ctl.table.game is not None and ctl.table.phase != "over"
+    return web.table.game is not None and web.table.phase != "over"
 
 
-def pair_press(ctl: Controller) -> bool:
+def pair_press(web: Web) -> bool:
     """A short press of the button pairs the ONE browser waiting, only while no game is running (then the
     press is nobody's and shoots nothing). During a game every press is served as it always is; the gesture
     is then the button held with the lid open (:func:`arm_pair_hold`) or an approval (:func:`pair_approve`)."""
-    if ctl.pairing is None or not ctl.pairing.waiting or game_running(ctl):
+    if web.pairing is None or not web.pairing.waiting or game_running(web):
         return False
-    pair_by_box(ctl)
+    pair_by_box(web)
     return True
 
 
-def arm_pair_hold(ctl: Controller) -> None:
+def arm_pair_hold(web: Web) -> None:
     """After a press was served or refused: while a browser waits and the lid is open (a press with the lid open
     is refused, it shoots nothing), holding the button on for ``HOLD`` s pairs. Never before the press is served:
     pairing neither takes nor delays a player's press."""
-    assert ctl.pairing is not None
-    if ctl.pairing.waiting and ctl.hw.lid.is_open:
+    assert web.pairing is not None
+    if web.pairing.waiting and web.lid.is_open:
         from .web.pairing import HOLD  # only with the web console on (shooter.web stays unimported)
-        ctl.hw.button.when_held(HOLD, partial(_held, ctl))
+        web.button.when_held(HOLD, partial(_held, web))
 
 
-def _held(ctl: Controller) -> None:
+def _held(web: Web) -> None:
     """The button has been held ``HOLD`` s: it pairs if the lid is still open and a browser still waits."""
-    if ctl.pairing is not None and ctl.pairing.waiting and ctl.hw.lid.is_open:
-        pair_by_box(ctl)
+    if web.pairing is not None and web.pairing.waiting and web.lid.is_open:
+        pair_by_box(web)
 
 
-def pair_by_box(ctl: Controller) -> None:
+def pair_by_box(web: Web) -> None:
     """The box's gesture: the ONE browser waiting is paired (a beep, every console told); with several
     waiting nobody is: a refusal beep, each request refused, every console told."""
-    assert ctl.pairing is not None
-    waiting = ctl.pairing.waiting_count
-    grant = ctl.pairing.button_pressed()
+    assert web.pairing is not None
+    waiting = web.pairing.waiting_count
+    grant = web.pairing.button_pressed()
     if grant is None:
-        ctl.hw.beeper.play(beeps.PRESS_REFUSED)
+        web.beeper.play(beeps.PRESS_REFUSED)
         from .web.pairing import SEVERAL
-        ctl.emit("pairing-refused", waiting=waiting, message=SEVERAL)
+        web.emit("pairing-refused", waiting=waiting, message=SEVERAL)
         return
-    _granted(ctl, grant)
+    _granted(web, grant)
 
 
-def _granted(ctl: Controller, grant: Grant) -> None:
+def _granted(web: Web, grant: Grant) -> None:
     """A beep, ``paired`` to every console, and each token evicted to make room is an unpair like ``unpair``."""
-    ctl.hw.beeper.play(beeps.PAIRED)
-    ctl.emit("paired", id=grant.id, request=grant.request)
+    web.beeper.play(beeps.PAIRED)
+    web.emit("paired", id=grant.id, request=grant.request)
     for token_id in grant.evicted:
-        ctl.emit("unpaired", id=token_id, reason="evicted")
+        web.emit("unpaired", id=token_id, reason="evicted")
 
 
-def _pairing(ctl: Controller) -> Pairing:
-    if ctl.pairing is None:
-        raise CommandError("bad-argument", "the web console is off: no browser is paired")
-    return ctl.pairing
+def _pairing(web: Web) -> Pairing:
+    if web.pairing is None:
+        raise BadArgument("the web console is off: no browser is paired")
+    return web.pairing
 
 
 def device_name(key: str, text: str) -> str:
@@ -82,62 +110,62 @@ def device_name(key: str, text: str) -> str:
     return device_name(text)
 
 
-def pair(ctl: Controller, name: str | None = None, *, caller: Caller) -> dict[str, Any]:
+def pair(web: Web, name: str | None = None, *, caller: Caller) -> dict[str, Any]:
     """``pair [name=...]``: a request of the asking socket (limited per address); every console is told who
     asks. Granted, the socket holds the token (:meth:`~shooter.access.Caller.holds`) before it is told."""
     from .web.pairing import HOLD, WINDOW
-    pairing = _pairing(ctl)
+    pairing = _pairing(web)
     req = pairing.request(caller, address=caller.address, device=caller.device, name=name, on_grant=caller.holds)
     # the people at the table see that someone asked (and who) before anyone says yes
-    ctl.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device, "name": req.name,
+    web.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device, "name": req.name,
                            "request": req.number, "waiting": pairing.waiting_count})
     return {"seconds": WINDOW, "request": req.number, "hold": HOLD}
 
 
-def auth(ctl: Controller, token: str, *, caller: Caller) -> dict[str, Any]:
+def auth(web: Web, token: str, *, caller: Caller) -> dict[str, Any]:
     """``auth token=T``: the asking socket holds the token it presents, if it is paired."""
-    token_id = _pairing(ctl).check(token)
+    token_id = _pairing(web).check(token)
     if token_id is None:
-        raise CommandError("not-paired", "this token is unknown or was revoked; pair again")
+        raise NotPaired("this token is unknown or was revoked; pair again")
     caller.holds(token_id)
     return {"id": token_id}
 
 
-def pair_approve(ctl: Controller, request: int) -> dict[str, Any]:
+def pair_approve(web: Web, request: int) -> dict[str, Any]:
     """A paired phone (or a console of the table's own) grants the request it names; the others keep waiting."""
-    grant = _pairing(ctl).approve(request)
-    _granted(ctl, grant)
+    grant = _pairing(web).approve(request)
+    _granted(web, grant)
     return {"request": request, "id": grant.id}
 
 
-def pair_refuse(ctl: Controller, request: int) -> dict[str, Any]:
+def pair_refuse(web: Web, request: int) -> dict[str, Any]:
     """A paired phone (or a console of the table's own) turns the request it names down."""
-    pairing = _pairing(ctl)
+    pairing = _pairing(web)
     pairing.refuse(request)
     from .web.pairing import REFUSED
-    ctl.emit("pairing-refused", request=request, waiting=pairing.waiting_count, message=REFUSED)
+    web.emit("pairing-refused", request=request, waiting=pairing.waiting_count, message=REFUSED)
     return {"request": request}
 
 
-def web_status(ctl: Controller) -> dict[str, Any]:
+def web_status(web: Web) -> dict[str, Any]:
     """Status fields while the web console runs: names, what undo takes back, who is paired."""
-    if ctl.pairing is None:
+    if web.pairing is None:
         return {}
-    return {"names": {str(s): n for s, n in sorted(ctl.names.items())},
-            "undoes": ctl.table.history[-1]["command"] if ctl.table.history else None,
-            "pairing": ctl.pairing.status()}
+    return {"names": {str(s): n for s, n in sorted(web.names.items())},
+            "undoes": web.table.history[-1]["command"] if web.table.history else None,
+            "pairing": web.pairing.status()}
 
 
-def unpair(ctl: Controller, id: int) -> None:
-    _pairing(ctl).revoke(id)
-    ctl.emit("unpaired", id=id)
+def unpair(web: Web, id: int) -> None:
+    _pairing(web).revoke(id)
+    web.emit("unpaired", id=id)
 
 
-def names(ctl: Controller, seats: list[str] | None = None) -> None:
+def names(web: Web, seats: list[str] | None = None) -> None:
     """Name the seats (forget them without ``seats=``); kept in the state directory like the game
     (:mod:`shooter.seat_names`): a failed write is announced, the names hold until a restart."""
-    ctl.names = {i + 1: name for i, name in enumerate(seats or []) if name != "-"}
-    ctl.emit("names", names={str(s): n for s, n in sorted(ctl.names.items())})
-    saved = ctl.saved_names
-    if saved is not None and saved.store is not None and (exc := saved.save(ctl.names)) is not None:
-        ctl.emit("save-failed", path=str(saved.store.path), message=str(exc))
+    web.names = {i + 1: name for i, name in enumerate(seats or []) if name != "-"}
+    web.emit("names", names={str(s): n for s, n in sorted(web.names.items())})
+    saved = web.saved_names
+    if saved is not None and saved.store is not None and (exc := saved.save(web.names)) is not None:
+        web.emit("save-failed", path=str(saved.store.path), message=str(exc))

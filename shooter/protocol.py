@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .access import Access
-from .errors import CommandError
+from .errors import BadArgument, CommandError, LineTooLong, UnknownCommand
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 512
@@ -79,14 +79,14 @@ def parse(raw: bytes | str) -> Line | None:
     if is_comment(raw):
         return None
     if len(raw) > MAX_LINE_BYTES:
-        raise CommandError("line-too-long", f"a line may have at most {MAX_LINE_BYTES} bytes, this one has {len(raw)}")
+        raise LineTooLong(f"a line may have at most {MAX_LINE_BYTES} bytes, this one has {len(raw)}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise CommandError("bad-argument", "the line is not valid UTF-8") from None
+        raise BadArgument("the line is not valid UTF-8") from None
     bad = next((c for c in text if _control(c)), None)
     if bad is not None:
-        raise CommandError("bad-argument", f"the line contains the control character U+{ord(bad):04X}")
+        raise BadArgument(f"the line contains the control character U+{ord(bad):04X}")
     words: list[str] = []
     options: dict[str, str] = {}
     for token in _words(text):
@@ -94,16 +94,16 @@ def parse(raw: bytes | str) -> Line | None:
             key, _, value = token.partition("=")
             key = key.lower()
             if not key or not value:
-                raise CommandError("bad-argument", f"option {token!r} needs the form key=value")
+                raise BadArgument(f"option {token!r} needs the form key=value")
             if key in options:
-                raise CommandError("bad-argument", f"option {key}= is given twice")
+                raise BadArgument(f"option {key}= is given twice")
             options[key] = value
         else:
             words.append(token.lower())  # flags such as `last` may stand before or after the options
     if not words and not options:
         return None  # a blank line
     if not words:
-        raise CommandError("unknown-command", "a line must start with a command word")
+        raise UnknownCommand("a line must start with a command word")
     return Line(words, options)
 
 
@@ -127,10 +127,10 @@ def integer(lo: int, hi: int | None = None) -> Callable[[str, str], int]:
         try:
             value = whole_number(text)
         except ValueError:
-            raise CommandError("bad-argument", f"{key}= must be a whole number, got {text!r}") from None
+            raise BadArgument(f"{key}= must be a whole number, got {text!r}") from None
         if value < lo or (hi is not None and value > hi):
             bound = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-            raise CommandError("bad-argument", f"{key}= must be {bound}, got {value}")
+            raise BadArgument(f"{key}= must be {bound}, got {value}")
         return value
     return convert
 
@@ -138,10 +138,10 @@ def integer(lo: int, hi: int | None = None) -> Callable[[str, str], int]:
 def number(lo: float, hi: float) -> Callable[[str, str], float]:
     def convert(key: str, text: str) -> float:
         if not DECIMAL.fullmatch(text):
-            raise CommandError("bad-argument", f"{key}= must be a number, got {text!r}")
+            raise BadArgument(f"{key}= must be a number, got {text!r}")
         value = float(text)
         if not lo <= value <= hi:  # also refuses nan
-            raise CommandError("bad-argument", f"{key}= must be between {lo} and {hi}, got {text}")
+            raise BadArgument(f"{key}= must be between {lo} and {hi}, got {text}")
         return value
     return convert
 
@@ -149,7 +149,7 @@ def number(lo: float, hi: float) -> Callable[[str, str], float]:
 def choice(*values: str) -> Callable[[str, str], str]:
     def convert(key: str, text: str) -> str:
         if text.lower() not in values:
-            raise CommandError("bad-argument", f"{key}= must be one of {', '.join(values)}, got {text!r}")
+            raise BadArgument(f"{key}= must be one of {', '.join(values)}, got {text!r}")
         return text.lower()
     return convert
 
@@ -157,7 +157,7 @@ def choice(*values: str) -> Callable[[str, str], str]:
 def text_list(key: str, text: str) -> list[str]:
     items = [item.strip().lower() for item in text.split(",")]
     if any(not item for item in items):
-        raise CommandError("bad-argument", f"{key}= must be a comma-separated list without empty items")
+        raise BadArgument(f"{key}= must be a comma-separated list without empty items")
     return items
 
 
@@ -192,21 +192,21 @@ class Spec:
         rest = line.words[len(self.words):]
         args, extra = rest[:self.args], rest[self.args:]
         if len(args) < self.args:
-            raise CommandError("bad-argument", f"usage: {self.usage}")
+            raise BadArgument(f"usage: {self.usage}")
         flags: set[str] = set()
         for word in extra:
             if word not in self.flags or word in flags:
-                raise CommandError("bad-argument", f"unexpected word {word!r}; usage: {self.usage}")
+                raise BadArgument(f"unexpected word {word!r}; usage: {self.usage}")
             flags.add(word)
         values: dict[str, Any] = {}
         for key, text in line.options.items():
             convert = self.required.get(key) or self.optional.get(key)
             if convert is None:
-                raise CommandError("bad-argument", f"unknown option {key}=; usage: {self.usage}")
+                raise BadArgument(f"unknown option {key}=; usage: {self.usage}")
             values[key] = convert(key, text)
         missing = [k for k in self.required if k not in values]
         if missing:
-            raise CommandError("bad-argument", f"missing {missing[0]}=; usage: {self.usage}")
+            raise BadArgument(f"missing {missing[0]}=; usage: {self.usage}")
         return args, values, flags
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TypedDict, Unpack
 
 from sim import make_deck
@@ -19,27 +19,9 @@ from .app import App
 from .config import Config, parse_config
 from .editions.records import default, lookup
 from .errors import ConfigError
+from .game_results import GameResult
 from .table import CARDS
 from .table.args import DEFAULT_LIMIT
-
-
-@dataclass
-class GameResult:
-    seed: int
-    winner: int
-    totals: dict[str, int]  # by seat
-    rounds: int
-    lines: int
-    virtual_seconds: float
-    stats: dict[str, int] = field(default_factory=dict)  # the bots' counts
-    # per press, in order: the cards the scheduler planned and the cards that came out (the summary's data;
-    # not in the JSON line)
-    planned: list[int] = field(default_factory=list, repr=False)
-    ejected: list[int] = field(default_factory=list, repr=False)
-
-    def json(self) -> dict[str, object]:
-        """The JSON line of ``uno-shooter simulate --json``."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("planned", "ejected")}
 
 
 def deck_counts(edition: str) -> dict[str, int]:

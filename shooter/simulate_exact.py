@@ -10,7 +10,7 @@ what they must know of the edition (:class:`sim.exact_bots.DeckFacts`) from the 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 
 from sim.bots import Message
@@ -20,21 +20,8 @@ from sim.exact_bots import DeckFacts, ExactBotTable
 from .app import App
 from .config import Config, parse_config
 from .editions.records import AIMED_EFFECTS, FLIP, IGNORED, NUMBER, SHUFFLE, SWAP, Edition, lookup
-from .simulate import GameResult
-from .summary import Shot
+from .game_results import ExactGameResult
 from .table.args import DEFAULT_LIMIT
-
-
-@dataclass
-class ExactGameResult(GameResult):
-    """A game of an exact variant: the GameResult (its JSON line unchanged) plus what the summary reads."""
-
-    variant: str = ""  # the counting edition played (always given)
-    # every `shot` event of the game, in order: (reason, planned, ejected, interrupted or None)
-    shots: list[Shot] = field(default_factory=list, repr=False)
-
-    def json(self) -> dict[str, object]:
-        return {k: v for k, v in super().json().items() if k not in ("variant", "shots")}
 
 
 def wild_faces(variant: str, side: str | None = None) -> set[str]:

@@ -74,8 +74,8 @@ class Summary:
 
 
 def summarise(results: Sequence[Played], profile: Profile) -> Summary | ExactSummary:
-    """A :class:`Summary` of :class:`~shooter.simulate.GameResult`\\ s played with ``profile``; games of an exact
-    variant (:class:`~shooter.simulate_exact.ExactGameResult`, whose shots the profile does not choose) get an
+    """A :class:`Summary` of :class:`~shooter.game_results.GameResult`\\ s played with ``profile``; games of an exact
+    variant (:class:`~shooter.game_results.ExactGameResult`, whose shots the profile does not choose) get an
     :class:`ExactSummary`."""
     if _all_exact(results):
         return summarise_exact(results)

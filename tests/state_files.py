@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from shooter.app import App
-from shooter.calibration import CALIBRATION_FILE
+from shooter.bringup.calibration import CALIBRATION_FILE
 from shooter.config import parse_config
 from shooter.persist import STATE_FILE, Store
 from shooter.seat_names import NAMES_FILE
@@ -37,7 +37,7 @@ def good_contents(tmp_dir: Path) -> dict[str, bytes]:
 def loaded(app: App) -> dict[str, bool]:
     """Which state files the started controller took in (their content is in use)."""
     controller = app.controller
-    return {STATE_FILE: controller.table.game is not None, NAMES_FILE: bool(controller.names),
+    return {STATE_FILE: controller.table.game is not None, NAMES_FILE: bool(controller.web.names),
             CALIBRATION_FILE: bool(app.calibration.seat_angles),
             TOKENS_FILE: bool(controller.pairing is not None and controller.pairing.status()["paired"])}
 
@@ -49,7 +49,7 @@ def start(state_dir: Path, log, *, web: bool = True) -> dict[str, bool]:
     with App(parse_config({}), sim=True, virtual=True, seed=5, state_dir=state_dir, log=log) as app:
         close = app.start_web("127.0.0.1", 0) if web else None
         if not web:   # App.start_web's pairing, without its server (a thousand starts in the fault suite)
-            app.controller.pairing = Pairing(app.clock, Store(state_dir, name=TOKENS_FILE), log=log)
+            app.controller.web.open(Pairing(app.clock, Store(state_dir, name=TOKENS_FILE), log=log))
         try:
             return loaded(app)
         finally:

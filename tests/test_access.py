@@ -24,6 +24,7 @@ from shooter.app import App
 from shooter.commands import COMMANDS
 from shooter.config import parse_config
 from shooter.consoles import SerialConsole, StdioConsole, TcpConsole
+from shooter.dispatch import Handler
 from shooter.errors import CommandError
 from shooter.protocol import Spec
 from shooter.web.pairing import Pairing
@@ -76,9 +77,10 @@ class Rig:
     def __init__(self) -> None:
         self.app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
         self.controller = self.app.controller
-        self.controller.pairing = Pairing(self.app.clock)
+        self.controller.web.open(Pairing(self.app.clock))
         self.reached: list[str] = []
-        self.controller.commands = [(spec, self._counted(spec, handler)) for spec, handler in COMMANDS]
+        self.controller.commands = [(spec, Handler(handler.part, self._counted(spec, handler.run)))
+                                    for spec, handler in COMMANDS]
         self.news: list[dict] = []
         self.callers = {"web unpaired": Caller(Link.WEB, address="10.0.0.2"),
                         "web paired": Caller(Link.WEB, address="10.0.0.3"),

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from shooter.calibration import Calibration
+from shooter.bringup.calibration import Calibration
 from shooter.config import parse_config
 from shooter.errors import ConfigError
 
@@ -116,8 +116,8 @@ import select  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 
-from shooter.bench import Bench  # noqa: E402
-from shooter.calibrate import fit_line, parse_players, run_calibration  # noqa: E402
+from shooter.bringup.bench import Bench  # noqa: E402
+from shooter.bringup.calibrate import fit_line, parse_players, run_calibration  # noqa: E402
 from sim import SimParams  # noqa: E402
 
 
@@ -225,7 +225,7 @@ def test_calibrate_on_a_terminal_stores_angles_and_a_fitted_seconds_per_card_wit
 
 
 def test_calibrate_players_out_of_the_tables_seat_range_are_refused_naming_it():
-    from shooter.calibrate import parse_players
+    from shooter.bringup.calibrate import parse_players
     from shooter.table.args import MAX_SEATS, MIN_SEATS
     assert parse_players(f"{MIN_SEATS},{MAX_SEATS}") == [MIN_SEATS, MAX_SEATS]
     with pytest.raises(ConfigError, match=f"must be {MIN_SEATS}..{MAX_SEATS}"):

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from shooter.app import App
-from shooter.calibration import CALIBRATION_FILE, Calibration
+from shooter.bringup.calibration import CALIBRATION_FILE, Calibration
 from shooter.config import parse_config
 from shooter.errors import ConfigError
 

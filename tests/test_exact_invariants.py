@@ -32,7 +32,7 @@ def _session(monkeypatch, lines, *, break_table) -> tuple[App, list[dict]]:
 
 def _no_deck_after_the_deal(monkeypatch, controller):
     # as on the real shooter: no simulated magazine to fill, the count goes to the launcher alone
-    monkeypatch.setattr(controller, "sim", None)
+    monkeypatch.setattr(controller.dealer, "sim", None)
     table = controller.table
     real = table.start_round
 

@@ -104,12 +104,12 @@ def dealer_race(steps: int, seed: int = 15, budget: float = 50.0) -> FaultResult
             elif roll < 0.025 and not rig.world.lid_open:
                 rig.world.open_lid()
                 figures["lid openings"] += 1
-                figures["lid opened mid-shot"] += rig.controller.shot_in_flight()
+                figures["lid opened mid-shot"] += rig.controller.dealer.in_flight()
             elif 0.025 <= roll < 0.04:
                 rig.world.arm_jam()
                 figures["jams armed"] += 1
             else:
-                in_flight = rig.controller.shot_in_flight()
+                in_flight = rig.controller.dealer.in_flight()
                 reply = rig.send(_line(rng, rig))
                 figures["commands"] += 1
                 figures["commands while a shot was out"] += in_flight

@@ -54,3 +54,38 @@ def test_a_report_from_the_hardware_in_a_state_that_does_not_expect_it_changes_n
     bench.launcher.card_seen()        # a card through the beam while nothing fires (a hand in the slot)
     bench.launcher.lid_closed()       # a close while the lid is shut
     assert bench.launcher.state == "ready" and bench.events == []
+
+
+def test_the_servo_moves_only_through_the_launchers_machine():
+    """Where the controller runs (everything but the bring-up tools on the bare bench, which have no launcher),
+    only the launcher's state callbacks move the servo: a raw aim (aim angle=A) too, by its ``turn`` trigger."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "shooter"
+    bench_tools = {root / "bringup" / "selftest.py", root / "bringup" / "calibrate.py"}
+    moves = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr == "move_to" and path not in bench_tools:
+                moves.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert moves and all(m.startswith("launcher.py:") for m in moves), moves
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_a_raw_aim_is_the_machines_turn_and_leaves_the_state_as_it_was(state):
+    with App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None) as app:
+        app.loop.run_until_quiet()
+        launcher = app.controller.launcher
+        launcher.machine.set_state(state)
+        pulled = []
+        real = launcher.turn   # the trigger the machine bound on the launcher
+        launcher.turn = lambda **kw: pulled.append("turn") or real(**kw)
+        replies = []
+        app.controller.handle_line("aim angle=10", replies.append)
+        assert launcher.state == state
+        if state in BUSY_FOR_AIM | {"aiming"}:
+            assert replies[0]["error"] == "busy" and pulled == []
+        else:
+            assert replies[0]["ok"] and pulled == ["turn"] and launcher.aimed_seat is None
+            assert app.hw.servo.angle is not None

@@ -26,7 +26,7 @@ def run(lines, state_dir, log=None) -> list[dict]:
     events: list[dict] = []
     with App(parse_config({}), sim=True, virtual=True, seed=1, state_dir=state_dir,
              log=log or (lambda m: None)) as app:
-        app.controller.pairing = Pairing(app.clock)
+        app.controller.web.open(Pairing(app.clock))
         app.controller.add_sink(events.append)
         for line in [*lines, "status"]:
             app.loop.post(lambda line=line: app.controller.handle_line(line, replies.append))

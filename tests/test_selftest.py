@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from shooter.bench import Bench, TerminalPerson
+from shooter.bringup.bench import Bench, TerminalPerson
+from shooter.bringup.selftest import check_beeper, check_motor, run_selftest
 from shooter.config import parse_config
-from shooter.selftest import check_beeper, check_motor, run_selftest
 
 
 def selftest(*args):
@@ -140,7 +140,8 @@ def test_a_dead_exit_sensor_lets_only_a_few_cards_out_uncounted():
 
 
 def test_ctrl_c_during_a_bring_up_tool_leaves_the_motor_off(monkeypatch, capsys):
-    from shooter import cli, selftest as selftest_module
+    from shooter import cli
+    from shooter.bringup import selftest as selftest_module
     benches = []
 
     def interrupted(bench, person, out, timeout):

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from hal import ServoSettings, VirtualClock
-from hal.backends import choose_pin_factory, find_pwm_chip, pwm_channel, servo_maker
+from hal.backends import choose_pin_factory, servo_maker
 from hal.errors import HalError
-from hal.servo_sysfs import SysfsServo
+from hal.servo_sysfs import SysfsServo, find_pwm_chip, pwm_channel
 from hal.settings import HardwareSettings
 
 

@@ -273,7 +273,7 @@ def test_the_tokens_next_id_is_kept_and_defaults_to_one_more_than_the_highest_id
 def test_every_state_file_the_controller_reads_at_start_goes_through_the_one_loader(tmp_path, good, mocker):
     """A new state file cannot forget the policy: every Store made while the controller (and the bring-up
     bench) starts reads its file through load_or_set_aside and nothing else."""
-    from shooter.bench import Bench
+    from shooter.bringup.bench import Bench
     from shooter.config import parse_config
     for name, content in good.items():
         (tmp_path / name).write_bytes(content)

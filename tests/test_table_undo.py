@@ -6,7 +6,7 @@ import pytest
 
 from shooter.errors import CommandError
 from shooter.table import Table
-from shooter.table.persist import UNDO_LEVELS
+from shooter.table.base import UNDO_LEVELS
 from tests.test_table_rollback import classic
 
 

@@ -9,8 +9,8 @@ import select
 import subprocess
 import sys
 
+from shooter.consoles.terminal import Renderer
 from shooter.i18n import Messages
-from shooter.terminal import Renderer
 from tests.conftest import run_console
 
 

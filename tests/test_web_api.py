@@ -73,7 +73,7 @@ def run_web(body, *, state_dir=None, max_connections: int = 16, config: dict | N
     async def main():
         app = App(parse_config(config or {}), sim=True, virtual=True, seed=1, log=lambda m: None)
         store = Store(state_dir, name=TOKENS_FILE) if state_dir else None
-        app.controller.pairing = Pairing(app.clock, store)
+        app.controller.web.open(Pairing(app.clock, store))
         console = WebConsole(app.controller, post=app.loop.post, max_connections=max_connections)
         client = TestClient(TestServer(console.make_app()))
         await client.start_server()

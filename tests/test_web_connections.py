@@ -38,7 +38,7 @@ class Served:
 
     def __init__(self, **options):
         self.app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None)
-        self.app.controller.pairing = Pairing(self.app.clock, None)
+        self.app.controller.web.open(Pairing(self.app.clock, None))
         self.logged: list[str] = []
         self.web = WebConsole(self.app.controller, post=self.app.loop.post, port=0, log=self.logged.append,
                               **options)

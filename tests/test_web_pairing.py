@@ -163,7 +163,7 @@ def test_the_table_console_may_approve_and_without_the_web_console_it_says_so():
         answer = _local(web, f"pair approve request={asked['request']}")
         assert answer["ok"] and (await web.recv(asker, _is("pair-granted")))["id"] == answer["id"]
         assert _local(web, "pair approve request=99")["error"] == "bad-argument"
-        web.controller.pairing = None
+        web.controller.web.pairing = None
         assert _local(web, "pair refuse request=1")["message"] == "the web console is off: no browser is paired"
     run_web(body)
 

@@ -15,8 +15,9 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .base import Console, ConsoleHost, ConsolePortError, Post, Sink
+from .formats import encoder
 from .lines import EOL, read_lines
-from .sinks import QueuedSink, encoder
+from .sinks import QueuedSink
 
 if TYPE_CHECKING:
     from .serial import SerialConsole

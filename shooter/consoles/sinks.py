@@ -1,5 +1,5 @@
-"""Sinks: how a reply or an event becomes an output line, and the queued writer that never
-blocks the loop (one per connection)."""
+"""Sinks: the queued writer that never blocks the loop (one per connection); how a reply or an event
+becomes an output line is :mod:`.formats`."""
 
 from __future__ import annotations
 
@@ -9,18 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..protocol import dumps
-
-
-def encoder(fmt: str = "json") -> Callable[[dict[str, Any]], bytes]:
-    """One output line for a reply or an event: JSON, or the readable form for a terminal
-    (:mod:`shooter.terminal`; nothing at all for what it need not say twice)."""
-    if fmt == "human":
-        from ..terminal import encode_human
-        return encode_human()
-
-    def encode(obj: dict[str, Any]) -> bytes:
-        return (dumps(obj) + "\n").encode("utf-8")
-    return encode
 
 
 class QueuedSink:

@@ -12,8 +12,9 @@ from typing import Any, BinaryIO
 
 from ..access import Caller, Link
 from .base import ConsoleHost, Post, Sink
+from .formats import encoder
 from .lines import read_lines
-from .sinks import QueuedSink, encoder
+from .sinks import QueuedSink
 
 
 def stream_sink(stream: BinaryIO, fmt: str = "json") -> Sink:

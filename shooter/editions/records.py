@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from shooter.errors import CommandError
+from shooter.errors import BadArgument
 
 # The ways of scoring a game (shooter/table/scoring.py carries them out); an edition allows some of them.
 WINNER, LOWEST, ELIMINATION = "winner", "lowest", "elimination"
@@ -252,12 +252,12 @@ def choose(variant: str, edition: object) -> Edition:
     record = lookup(variant)
     if record.edition is None and edition is not None:
         with_editions = ", ".join(sorted({r.variant for r in records() if r.edition is not None}))
-        raise CommandError("bad-argument", f"edition= goes only with variant={with_editions}.")
+        raise BadArgument(f"edition= goes only with variant={with_editions}.")
     try:
         return lookup(variant, None if edition is None else str(edition))
     except KeyError:
         names = ", ".join(r.edition or "" for r in editions_of(variant))
-        raise CommandError("bad-argument", f"variant {variant} has the editions {names}, not {edition}.") from None
+        raise BadArgument(f"variant {variant} has the editions {names}, not {edition}.") from None
 
 
 def family_of(variant: str) -> str:

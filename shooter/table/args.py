@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 
 from shooter.editions.records import EDITIONS, ELIMINATION, LOWEST, SCORINGS, SIDES, START_RULES, VARIANTS, WINNER
-from shooter.errors import CommandError
+from shooter.errors import BadArgument
 
 MIN_SEATS = 2  # S-SEATS: 2 to 10 players
 MAX_SEATS = 10
@@ -60,7 +60,7 @@ def whole(lo: int, hi: int) -> Callable[[str, object], int]:
         try:
             return whole_in(value, lo, hi)
         except ValueError as exc:
-            raise CommandError("bad-argument", f"{key}= {exc}") from None
+            raise BadArgument(f"{key}= {exc}") from None
     return check
 
 
@@ -74,7 +74,7 @@ def word_of(options: Collection[str]) -> Callable[[str, object], str]:
     def check(key: str, value: object) -> str:
         text = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else None
         if text is None or text not in options:
-            raise CommandError("bad-argument", f"{key}= must be one of {', '.join(options)}, got {value!r}")
+            raise BadArgument(f"{key}= must be one of {', '.join(options)}, got {value!r}")
         return text
     return check
 

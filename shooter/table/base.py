@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 Event = dict[str, Any]  # an event as the table emits it: shooter.events.Event without ``t``
 Snapshot = dict[str, Any]  # state.snapshot(): GameState fields and "phase", as JSON data
 
+UNDO_LEVELS = 50  # undo keeps at most this many snapshots (the saved file too: persist.py)
+
 # What cleared the undo history because its cards are out (``Table.undo_blocker``), and what ``undo``
 # then says: a served press, or the deal of an exact variant (its shots and a void first card's extra card).
 UNDO_BLOCKED = {

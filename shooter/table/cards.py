@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from shooter.editions.records import EXTREME, EXTREME_HIT, HIT, NUMBER, PLAIN, REVERSE, SKIP, Edition, records
-from shooter.errors import CommandError
+from shooter.errors import BadArgument
 
 __all__ = ["CARDS", "EXTREME_HIT", "HIT", "PLAIN", "REVERSE", "SKIP", "Card", "count_hand", "deck_points",
            "extreme_edition", "hand_points", "parse_card"]
@@ -72,7 +72,7 @@ def parse_card(text: object, edition: str | Edition) -> tuple[str, int | None]:
     Raises ``bad-argument`` for an unknown name or a card the edition lacks.
     """
     if not isinstance(text, str) or not text.strip():
-        raise CommandError("bad-argument", f"{text!r} is not a card name.")
+        raise BadArgument(f"{text!r} is not a card name.")
     word = text.strip().lower().replace("_", "-")
     record = extreme_edition(edition)
     side = record.side()
@@ -81,9 +81,9 @@ def parse_card(text: object, edition: str | Edition) -> tuple[str, int | None]:
     card = CARDS.get(word)
     if card is None:
         names = ", ".join([_digits(side.digits), *CARDS])
-        raise CommandError("bad-argument", f"Unknown card {text!r}; the cards are {names}.")
+        raise BadArgument(f"Unknown card {text!r}; the cards are {names}.")
     if not side.cards.get(card.name) or not side.cards[card.name].count:
-        raise CommandError("bad-argument", f"The {record.edition or record.title} edition has no {card.name} cards.")
+        raise BadArgument(f"The {record.edition or record.title} edition has no {card.name} cards.")
     return card.name, None
 
 
@@ -114,12 +114,12 @@ def count_hand(parsed: Iterable[tuple[str, int | None]], *, deck: str,
     for name, face in parsed:
         if name == NUMBER and face is None:
             hint = f" {numbers}" if numbers else ""
-            raise CommandError("bad-argument", f"Give number cards by their value{hint} so they can be counted.")
+            raise BadArgument(f"Give number cards by their value{hint} so they can be counted.")
         key = str(face) if face is not None else name
         seen[key] = seen.get(key, 0) + 1
         limit = copies(name, face)
         if limit is not None and seen[key] > limit:
-            raise CommandError("bad-argument", f"The {deck} deck holds only {limit} of card {key}.")
+            raise BadArgument(f"The {deck} deck holds only {limit} of card {key}.")
         worth = face if face is not None else points(name)
         assert worth is not None, "only number cards score their face value"
         total += worth

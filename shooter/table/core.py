@@ -12,13 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from shooter.editions.records import AIMED_EFFECTS
-from shooter.errors import CommandError
+from shooter.errors import BadArgument, BadCount, NoGame, NotYourTurn, PressesOwed, WrongPhase
 
 from .args import whole
-from .base import Event
+from .base import UNDO_LEVELS, Event
 from .exact import ExactRules
 from .penalties import PenaltyRules
-from .persist import UNDO_LEVELS
 from .resume import still_owed
 from .scoring import ScoringRules
 from .state import GameState, Snapshot, count_problem, load_snapshot, snapshot
@@ -85,7 +84,7 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
             if self.family.counts and self.game is not None:
                 broken = count_problem(self.game)
                 if broken:  # a rule's bug must not reach the shooter or the state file: refused, rolled back
-                    raise CommandError("bad-count", f"Refused, nothing changed: {broken[1]}.")
+                    raise BadCount(f"Refused, nothing changed: {broken[1]}.")
         except BaseException:
             self.game = rollback  # the copy, untouched by the trigger: the game as it was
             self._choose_family()  # (a new game's family goes with it)
@@ -117,16 +116,16 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def _need(self, trigger: str, doing: str) -> GameState:
         """The game, if `trigger` is valid in the current phase; else no-game / wrong-phase."""
         if self.game is None:
-            raise CommandError("no-game", "There is no game; start one with game new.")
+            raise NoGame("There is no game; start one with game new.")
         if not self.machine.may(trigger, self.phase):
-            raise CommandError("wrong-phase", f"Cannot {doing} in phase {self.phase}.")
+            raise WrongPhase(f"Cannot {doing} in phase {self.phase}.")
         return self.game
 
     def _seat(self, value: object, name: str, in_game: bool = True) -> int:
         g = self._game
         seat = whole(1, g.players)(name, value)
         if in_game and seat in g.out:
-            raise CommandError("bad-argument", f"Seat {seat} is out of the game.")
+            raise BadArgument(f"Seat {seat} is out of the game.")
         return seat
 
     def _aims(self, card: str) -> bool:
@@ -138,12 +137,11 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         g = self._game
         aims = self._aims(card)
         if not aims and target is not None:
-            raise CommandError("bad-argument", f"target= goes only with an extreme-hit, not with {card}.")
+            raise BadArgument(f"target= goes only with an extreme-hit, not with {card}.")
         if aims and target is None:
-            raise CommandError("bad-argument", "An extreme-hit needs target=S, the seat to aim at.")
+            raise BadArgument("An extreme-hit needs target=S, the seat to aim at.")
         if aims and (target == g.current or target in g.out):
-            raise CommandError("bad-argument",
-                               f"Seat {target} cannot be the target: pick another seat still in the game.")
+            raise BadArgument(f"Seat {target} cannot be the target: pick another seat still in the game.")
 
     def _play_target(self, g: GameState, seat: object, target: object, last: object) -> int | None:
         """A play's ``target=`` (None without one), once its ``seat=`` (the current player's, if given) and
@@ -151,20 +149,20 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         who = None if seat is None else self._seat(seat, "seat", in_game=False)
         aim = None if target is None else self._seat(target, "target", in_game=False)
         if not isinstance(last, bool):
-            raise CommandError("bad-argument", "last must be true or false.")
+            raise BadArgument("last must be true or false.")
         if who is not None and who != g.current:
-            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {who}'s.")
+            raise NotYourTurn(f"It is seat {g.current}'s turn, not seat {who}'s.")
         return aim
 
     def _nothing_owed_now(self) -> None:
         head = self._game.head
         if head is not None:
-            raise CommandError("presses-owed", f"Seat {head.seat} is still owed cards ({head.reason}).")
+            raise PressesOwed(f"Seat {head.seat} is still owed cards ({head.reason}).")
 
     def _reporter(self, value: object) -> int:
         seat = self._seat(value, "seat")
         if seat == self._game.round_winner:
-            raise CommandError("bad-argument", f"Seat {seat} won the round; their hand counts 0.")
+            raise BadArgument(f"Seat {seat} won the round; their hand counts 0.")
         return seat
 
     def _report(self, seat: int, points: int, command: str = "hand", count: int | None = None) -> list[Event]:

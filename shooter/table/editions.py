@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from shooter.editions import builtin
 from shooter.editions.records import NUMBER, DeckCard, Edition, lookup
-from shooter.errors import CommandError
+from shooter.errors import BadArgument
 
 from .cards import count_hand
 
@@ -48,7 +48,7 @@ def digits(variant: str | Edition, side: str | None = None) -> list[int]:
 def parse_deck_card(text: object, variant: str | Edition, side: str | None = None) -> tuple[str, int | None]:
     """A card name as typed: (name in the edition's table, face value or None); bad-argument otherwise."""
     if not isinstance(text, str) or not text.strip():
-        raise CommandError("bad-argument", f"{text!r} is not a card name.")
+        raise BadArgument(f"{text!r} is not a card name.")
     word = text.strip().lower().replace("_", "-")
     record = record_of(variant)
     up = record.side(side)
@@ -60,10 +60,10 @@ def parse_deck_card(text: object, variant: str | Edition, side: str | None = Non
         return word, None
     down = record.other_side(up.name)
     if down is not None and word in down.cards:
-        raise CommandError("bad-argument", f"{word} is a card of the other side; the {up.name} side is up.")
+        raise BadArgument(f"{word} is a card of the other side; the {up.name} side is up.")
     faces = sorted(up.digits)
     names = ", ".join(([f"{faces[0]}..{faces[-1]}"] if faces else []) + list(up.cards))
-    raise CommandError("bad-argument", f"{record.variant} has no card {text!r}; its cards are {names}.")
+    raise BadArgument(f"{record.variant} has no card {text!r}; its cards are {names}.")
 
 
 def exact_hand_points(cards: list[str], variant: str | Edition, side: str | None) -> int:
@@ -72,7 +72,7 @@ def exact_hand_points(cards: list[str], variant: str | Edition, side: str | None
     record = record_of(variant)
     table = record.side(side).cards
     if len(cards) > record.deck_size:
-        raise CommandError("bad-argument", f"A {record.variant} deck holds only {record.deck_size} cards.")
+        raise BadArgument(f"A {record.variant} deck holds only {record.deck_size} cards.")
     return count_hand((parse_deck_card(text, record, side) for text in cards), deck=record.variant,
                       copies=lambda name, face: record.copies(name, face, side),
                       points=lambda name: table[name].points)

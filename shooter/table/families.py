@@ -19,7 +19,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from shooter.editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, records
-from shooter.errors import CommandError
+from shooter.errors import (
+    AlreadyDrawn,
+    BadArgument,
+    BadCount,
+    Busy,
+    CommandError,
+    MustDraw,
+    NoGame,
+    NotYourTurn,
+    PressesOwed,
+    TooLate,
+    WrongPhase,
+    command_error,
+)
 
 from .args import CHALLENGE_RESULT, DIRECTION, GIVE_CARDS, PENALTY, whole, word_of
 from .base import Event
@@ -51,10 +64,10 @@ class RulesFamily:
         """Why a command of the other family is refused: no game, the phase, or this variant."""
         g = t.game
         if g is None:
-            return CommandError("no-game", "There is no game; start one with game new.")
+            return NoGame("There is no game; start one with game new.")
         if not _may(self.other, trigger, t.phase):
-            return CommandError("wrong-phase", f"Cannot {doing} in phase {t.phase}.")
-        return CommandError("bad-argument", f"variant {g.variant} cannot {doing} this way.")
+            return WrongPhase(f"Cannot {doing} in phase {t.phase}.")
+        return BadArgument(f"variant {g.variant} cannot {doing} this way.")
 
     windows: str  # the rule method (of the table) that moves the family's rule windows after every command
     counts = False  # every command is checked to leave the card counts sound (state.count_problem)
@@ -124,9 +137,9 @@ class ExtremeFamily(RulesFamily):
     def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
         g = t._need("begin_round", "start a round")
         if cards is not None:
-            raise CommandError("bad-argument", "cards= goes only with the exact variants.")
+            raise BadArgument("cards= goes only with the exact variants.")
         if first is None:
-            raise CommandError("bad-argument", "round start needs first=CARD, the card the dealer turned up.")
+            raise BadArgument("round start needs first=CARD, the card the dealer turned up.")
         card, _ = parse_card(first, t.record)
         deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
         return t._run("round start", "begin_round", first=card, dealer=deals, announce=True)
@@ -137,8 +150,7 @@ class ExtremeFamily(RulesFamily):
         aim = t._play_target(g, seat, target, last)
         head = g.head
         if head is not None:
-            raise CommandError("presses-owed",
-                               f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
+            raise PressesOwed(f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         t._check_target(name, aim)
         return t._run("play", "play_card", card=name, target=aim, last=last,
                       announce=True, finish=t._end_round_if_out)
@@ -164,7 +176,7 @@ class ExtremeFamily(RulesFamily):
         """The seat, unless its window says the call or the catch is ``too-late``."""
         problem = problem_of(seat)
         if problem:
-            raise CommandError("too-late", problem)
+            raise TooLate(problem)
         return seat
 
     def penalty(self, t: TableCore, kind: object, seat: object) -> list[Event]:
@@ -175,7 +187,7 @@ class ExtremeFamily(RulesFamily):
         who = t._seat(seat, "seat")
         problem = t._wrong_card_problem(who)
         if problem:
-            raise CommandError("too-late", problem)
+            raise TooLate(problem)
         return t._run("penalty", "take_back_wrong_card", seat=who, announce=True)
 
     def hand(self, t: TableCore, who: int, cards: list[str]) -> list[Event]:
@@ -187,7 +199,7 @@ class ExtremeFamily(RulesFamily):
             raise self._not_here(t, "correct", "correct the table")
         t._need("correct", "correct the turn")
         if current is None and direction is None:
-            raise CommandError("bad-argument", "set needs current= or direction=.")
+            raise BadArgument("set needs current= or direction=.")
         return t._run("set", "correct", current=None if current is None else t._seat(current, "current"),
                       direction=None if direction is None else DIRECTION("direction", direction), announce=True)
 
@@ -202,7 +214,7 @@ class CountingFamily(RulesFamily):
     def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
         g = t._need("begin_round", "start a round")
         if first is not None:
-            raise CommandError("bad-argument", "first= goes only with variant=extreme; here send first CARD "
+            raise BadArgument("first= goes only with variant=extreme; here send first CARD "
                                                "once the first card is turned up.")
         deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
         least = t.record.hand_size * len(g.in_game) + 1
@@ -211,7 +223,7 @@ class CountingFamily(RulesFamily):
 
     def first_card(self, t: TableCore, card: object) -> list[Event]:
         if t.record.first_card == IGNORED:
-            raise CommandError("bad-argument", f"{t.record.title} ignores its first card: there is nothing to "
+            raise BadArgument(f"{t.record.title} ignores its first card: there is nothing to "
                                                f"report.")
         g = t._need("turn_up", "report the first card")
         t._nothing_owed_now()
@@ -229,11 +241,11 @@ class CountingFamily(RulesFamily):
         t._nothing_owed_now()
         held = g.counted[g.current_seat]
         if held == 0 or (last and held != 1):
-            raise CommandError("bad-argument", f"Seat {g.current} holds {held} cards"
+            raise BadArgument(f"Seat {g.current} holds {held} cards"
                                                + ("; last is for a hand of 1." if last else "."))
         aims = t._card(name).effect in AIMED_EFFECTS
         if aims != (aim is not None) or (aims and (aim == g.current or aim in g.out)):
-            raise CommandError("bad-argument", f"target= (another seat still in the game) goes with "
+            raise BadArgument(f"target= (another seat still in the game) goes with "
                                                f"targeted-draw-two and forced-swap only, and they need it; "
                                                f"not with {name}.")
         return t._run("play", "play_card", card=name, target=aim, last=last, announce=True,
@@ -247,9 +259,9 @@ class CountingFamily(RulesFamily):
         g = t._need("serve_press", "press")
         if not g.queue:
             if t.phase != "play":
-                raise CommandError("wrong-phase", "Nothing is due: report the first card with first CARD.")
+                raise WrongPhase("Nothing is due: report the first card with first CARD.")
             if g.drawn is not None or g.going_out is not None:
-                raise CommandError("already-drawn", f"Seat {g.current} drew already; play that card or pass.")
+                raise AlreadyDrawn(f"Seat {g.current} drew already; play that card or pass.")
         events = t._run(None, "serve_press", forget="press")
         t.shooting = True  # the head is being shot: nothing goes ahead of it until count_shot
         t.interrupted = None  # the shooter finishes the interrupted entry (resume.py)
@@ -261,7 +273,7 @@ class CountingFamily(RulesFamily):
         who = t._seat(seat, "seat")
         problem = t._exact_uno_problem(who) if trigger == "call_uno" else t._exact_catch_problem(who)
         if problem:
-            raise CommandError(*problem)
+            raise command_error(*problem)
         return t._run(command, trigger, seat=who, announce=True)
 
     def uno(self, t: TableCore, seat: object) -> list[Event]:
@@ -272,7 +284,7 @@ class CountingFamily(RulesFamily):
 
     def penalty(self, t: TableCore, kind: object, seat: object) -> list[Event]:
         # D-PEN: the advice and wrong-card penalties are Extreme's
-        raise CommandError("bad-argument", f"variant {t._game.variant} has no penalty command.")
+        raise BadArgument(f"variant {t._game.variant} has no penalty command.")
 
     def hand(self, t: TableCore, who: int, cards: list[str]) -> list[Event]:
         # the reported cards are the truth; the tracked count is replaced
@@ -282,47 +294,47 @@ class CountingFamily(RulesFamily):
     def draw(self, t: TableCore, seat: object) -> list[Event]:
         g = t._need("pass_turn", "draw")
         if seat is not None and t._seat(seat, "seat") != g.current:
-            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+            raise NotYourTurn(f"It is seat {g.current}'s turn, not seat {seat}'s.")
         t._nothing_owed_now()
         return self.press(t)
 
     def pass_turn(self, t: TableCore, seat: object) -> list[Event]:
         g = t._need("pass_turn", "pass")
         if seat is not None and t._seat(seat, "seat") != g.current:
-            raise CommandError("not-your-turn", f"It is seat {g.current}'s turn, not seat {seat}'s.")
+            raise NotYourTurn(f"It is seat {g.current}'s turn, not seat {seat}'s.")
         t._nothing_owed_now()
         if g.drawn is None:
-            raise CommandError("must-draw", f"Seat {g.current} must draw a card before passing.")
+            raise MustDraw(f"Seat {g.current} must draw a card before passing.")
         return t._run("pass", "pass_turn", announce=True)
 
     def challenge(self, t: TableCore, seat: object, result: object) -> list[Event]:
         g = t._need("challenge_card", "challenge")
         if not t.record.challenges:
-            raise CommandError("bad-argument", f"{t.record.title} has no challenge.")
+            raise BadArgument(f"{t.record.title} has no challenge.")
         who = t._seat(seat, "seat")
         outcome = CHALLENGE_RESULT("result", result)
         if g.challenge is None:
-            raise CommandError("too-late", "No wild draw card can be challenged now.")
+            raise TooLate("No wild draw card can be challenged now.")
         if who != g.challenge["seat"]:
-            raise CommandError("not-your-turn", f"Only seat {g.challenge['seat']}, the victim, may challenge.")
+            raise NotYourTurn(f"Only seat {g.challenge['seat']}, the victim, may challenge.")
         if not any(o.seat == who and o.reason == g.challenge["card"] for o in g.queue):
-            raise CommandError("too-late", f"Seat {who} owes no {g.challenge['card']} cards to challenge.")
+            raise TooLate(f"Seat {who} owes no {g.challenge['card']} cards to challenge.")
         if outcome == "upheld" and g.going_out == g.challenge["by"]:
             # a last wild draw card held no other card: it cannot have been illegal
-            raise CommandError("bad-argument", "A last card cannot be an illegal wild draw card.")
+            raise BadArgument("A last card cannot be an illegal wild draw card.")
         return t._run("challenge", "challenge_card", seat=who, result=outcome, announce=True)
 
     def colour_found(self, t: TableCore, seat: object) -> list[Event]:
         g = t._need("find_colour", "end a draw")
         head = g.head
         if head is None or head.cards is not None:
-            raise CommandError("wrong-phase", "No draw-until-the-colour is being served.")
+            raise WrongPhase("No draw-until-the-colour is being served.")
         if seat is not None and t._seat(seat, "seat") != head.seat:
-            raise CommandError("not-your-turn", f"Seat {head.seat} is drawing, not seat {seat}.")
+            raise NotYourTurn(f"Seat {head.seat} is drawing, not seat {seat}.")
         if head.served == 0:
-            raise CommandError("bad-argument", "No card has been shot for this draw yet.")
+            raise BadArgument("No card has been shot for this draw yet.")
         if t.shooting:  # the card coming out is this draw's: it must be counted to it first
-            raise CommandError("busy", "A card of this draw is still being shot; send colour-found once it is "
+            raise Busy("A card of this draw is still being shot; send colour-found once it is "
                                        "counted.")
         return t._run("colour-found", "find_colour", finish=t._end_round_if_out)
 
@@ -337,15 +349,15 @@ class CountingFamily(RulesFamily):
             # the turn alone: a correction while a round is played, as in Uno Extreme
             t._need("correct", "correct the turn")
             if t.phase != "play":
-                raise CommandError("wrong-phase", f"Cannot correct the turn in phase {t.phase}.")
+                raise WrongPhase(f"Cannot correct the turn in phase {t.phase}.")
             if current is None and direction is None:
-                raise CommandError("bad-argument", "set needs current= or direction=.")
+                raise BadArgument("set needs current= or direction=.")
         g = t._need("correct", "correct the table")
         if side is not None and len(t.record.sides) < 2:
             two = ", ".join(r.variant for r in records() if len(r.sides) > 1)
-            raise CommandError("bad-argument", f"side= goes only with variant={two}.")
+            raise BadArgument(f"side= goes only with variant={two}.")
         if (seat is None) != (hand is None):
-            raise CommandError("bad-argument", "seat= and hand= go together.")
+            raise BadArgument("seat= and hand= go together.")
         now = None if current is None else t._seat(current, "current")
         way = None if direction is None else DIRECTION("direction", direction)
         up = None if side is None else word_of(t.record.side_names)("side", side)
@@ -367,7 +379,7 @@ class CountingFamily(RulesFamily):
         head = game.head
         if seat is not None and ejected and (head is None or (head.seat, head.reason) != (seat, reason)):
             owed = "nothing is owed" if head is None else f"seat {head.seat} is owed ({head.reason})"
-            raise CommandError("bad-count", f"{ejected} cards shot to seat {seat} ({reason}) are not counted: "
+            raise BadCount(f"{ejected} cards shot to seat {seat} ({reason}) are not counted: "
                                             f"{owed}; correct the hand with set seat={seat} hand=N.")
         dealt = head is not None and head.reason in DEALT  # the deal's shots (and the first card)
         return t._run(None, "count_shot", planned=planned, ejected=ejected or 0,

@@ -25,24 +25,25 @@ fresh instead of crashing.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from shooter.editions.records import EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
 from shooter.errors import StateFileError
 
-from .base import UNDO_BLOCKED
+from .base import UNDO_BLOCKED, UNDO_LEVELS
 from .options import RuleOptions
 from .resume import still_owed
 from .state import MAX_CARDS, PARTS, ShotOut, load_snapshot, snapshot
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .core import TableCore
+
+# the table this module writes and rebuilds (shooter.table.Table; its commands are no business of the file's)
+Table = TypeVar("Table", bound="TableCore")
 
 FORMAT = "uno-shooter/table"
 VERSION = 2
-UNDO_LEVELS = 50  # undo keeps at most this many snapshots
 UNDO_COMMANDS = ("round start", "play", "uno", "catch", "penalty", "set", "hand", "score",
                  "first", "pass", "challenge", "colour-found", "give")  # the last five: exact variants
 KEYS = {"format", "version", "options", "game", "history", "undo_blocker", "shot", "interrupted"}
@@ -65,15 +66,16 @@ def table_to_dict(table: Table) -> dict[str, Any]:
     }
 
 
-def table_from_dict(cls: type[Table], data: object, rng: random.Random | None, counting: bool = True) -> Table:
-    """Build a `cls` (Table) from `table_to_dict` data of this version or an earlier one, checking every field.
+def table_from_dict(make: Callable[[RuleOptions], Table], data: object, counting: bool = True) -> Table:
+    """Build a table (``make(options)``) from `table_to_dict` data of this version or an earlier one, checking
+    every field.
     ``counting``: the shooter has the card-exit sensor (an exact game is resumed only with it).
 
     Whatever the data (wrong types anywhere, absurd numbers, deep nesting), the only error is a
     :class:`StateFileError`: a state file must never crash the controller at start.
     """
     try:
-        return _table_from_dict(cls, data, rng, counting)
+        return _table_from_dict(make, data, counting)
     except StateFileError:
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError, RecursionError) as exc:
@@ -161,14 +163,14 @@ def _from_v1(data: dict[str, Any]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_v1}
 
 
-def _table_from_dict(cls: type[Table], data: object, rng: random.Random | None, counting: bool) -> Table:
+def _table_from_dict(make: Callable[[RuleOptions], Table], data: object, counting: bool) -> Table:
     data = upgrade(data, fmt=FORMAT, version=VERSION, migrations=MIGRATIONS, what=WHAT)
     data = check_envelope(data, fmt=FORMAT, version=VERSION, keys=KEYS, what=WHAT)
     try:
         options = RuleOptions.from_dict(data["options"])
     except (TypeError, ValueError) as exc:
         raise StateFileError(f"{WHAT}: {exc}") from None
-    table = cls(options=options, rng=rng)
+    table = make(options)
     if data["game"] is not None:
         table.game, phase = load_snapshot(data["game"], "game")
         if table.game.exact and not counting:

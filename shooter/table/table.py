@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from shooter.editions.records import SCORINGS_OF, choose, default, lookup, records
-from shooter.errors import CommandError
+from shooter.errors import BadArgument, CannotUndo, NoExitSensor, NoGame
 
 from .args import DEFAULT_LIMIT, EDITION, LIMIT, PLAYERS, SCORING, VARIANT, WINNER, whole, word_of
 from .base import UNDO_BLOCKED, Event
@@ -70,13 +70,14 @@ class Table(TableCore):
         >>> table.press()                                # paid: seat 1 lost its turn, seat 2's go
         [{'event': 'owed', 'seat': 1, 'presses': 0, 'reason': 'hit2'}, {'event': 'turn', 'seat': 2, 'direction': 'cw'}]
 
-    A command that breaks the rules changes nothing and says why::
+    A command that breaks the rules changes nothing and says why, with a named error of :mod:`shooter.errors`::
 
+        >>> from shooter.errors import CommandError
         >>> try:
         ...     Table().play("5")
         ... except CommandError as error:
-        ...     print(error.code)
-        no-game
+        ...     print(type(error).__name__, error.code)
+        NoGame no-game
     """
 
     family: RulesFamily
@@ -122,13 +123,13 @@ class Table(TableCore):
         kind = VARIANT("variant", default().variant if variant is None else variant)
         problem = self._sensor_problem(kind, lookup(kind).counting, counting)
         if problem:
-            raise CommandError("no-exit-sensor", problem)
+            raise NoExitSensor(problem)
         # (edition= is checked as a word only for a variant that has editions; choose() refuses it elsewhere)
         record = choose(kind, edition if edition is None or lookup(kind).edition is None
                         else EDITION("edition", edition))
         if not record.start_rules and start is not None:
             takes = ", ".join(r.variant for r in records() if r.start_rules)
-            raise CommandError("bad-argument", f"start= goes only with variant={takes}.")
+            raise BadArgument(f"start= goes only with variant={takes}.")
         first_rule = None
         if record.start_rules:
             configured = self.options.classic_first_card
@@ -137,12 +138,12 @@ class Table(TableCore):
                 if start is None else start)
         scored = SCORING("scoring", scoring)
         if scored not in record.scorings:
-            raise CommandError("bad-argument", f"variant {kind} scores {', '.join(record.scorings)}, "
+            raise BadArgument(f"variant {kind} scores {', '.join(record.scorings)}, "
                                                f"not {scored}.")
         most = LIMIT("limit", limit)
         chosen = self.options.default_dealer if dealer is None else dealer
         if dealer is None and isinstance(chosen, int) and chosen > seats:
-            raise CommandError("bad-argument", f"The configured default dealer, seat {chosen}, is not at a "
+            raise BadArgument(f"The configured default dealer, seat {chosen}, is not at a "
                                                f"{seats}-seat table; give dealer=.")
         if isinstance(chosen, str) and chosen.strip().lower() == "random":
             first_dealer = self.rng.randint(1, seats)  # G-DEALER: "Wie begint?" by lot, from the injected rng
@@ -182,7 +183,7 @@ class Table(TableCore):
     def penalty(self, kind: object, seat: object) -> list[Event]:
         """`penalty advice|wrong-card seat=S`: 4 presses, or the last play taken back and 2 presses."""
         if self.game is None:
-            raise CommandError("no-game", "There is no game; start one with game new.")
+            raise NoGame("There is no game; start one with game new.")
         return self.family.penalty(self, kind, seat)
 
     def hand(self, seat: object, cards: object) -> list[Event]:
@@ -192,7 +193,7 @@ class Table(TableCore):
         if isinstance(cards, str):
             cards = [c for c in cards.split(",") if c.strip()]
         if not isinstance(cards, (list, tuple)):
-            raise CommandError("bad-argument", "cards must be a list of card names.")
+            raise BadArgument("cards must be a list of card names.")
         return self.family.hand(self, who, list(cards))
 
     def score(self, seat: object, points: object) -> list[Event]:
@@ -204,10 +205,10 @@ class Table(TableCore):
     def undo(self) -> list[Event]:
         """Take back the last undoable command (see the module docstring)."""
         if self.game is None:
-            raise CommandError("no-game", "There is no game; start one with game new.")
+            raise NoGame("There is no game; start one with game new.")
         if not self.history:
             blocked = None if self.undo_blocker is None else UNDO_BLOCKED.get(self.undo_blocker)
-            raise CommandError("cannot-undo", blocked or "There is nothing to undo.")
+            raise CannotUndo(blocked or "There is nothing to undo.")
         entry = self.history.pop()
         self._restore(entry["game"])
         self._events = []
@@ -314,7 +315,7 @@ class Table(TableCore):
     def from_dict(cls, data: object, rng: random.Random | None = None, counting: bool = True) -> Table:
         """Rebuild a table from `to_dict` data (of this version or an earlier one); raises StateFileError for
         foreign or corrupt data. `counting`: the shooter has the card-exit sensor (exact games need it)."""
-        table = table_from_dict(cls, data, rng, counting)
+        table = table_from_dict(lambda options: cls(options=options, rng=rng), data, counting)
         table._choose_family()  # the saved game's family plays it on
         return table
 

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import CommandError
+from ..errors import BadArgument, RateLimited
 from ..events import stamp
 from .tokens_file import LABEL_LENGTH, Token, tokens_from_dict
 
@@ -94,11 +94,11 @@ def device_name(text: str) -> str:
         >>> device_name("Ann\\u202e")
         Traceback (most recent call last):
         ...
-        shooter.errors.CommandError: name= may not contain U+202E (a control or format character)
+        shooter.errors.BadArgument: name= may not contain U+202E (a control or format character)
     """
     bad = next((c for c in text if not c.isprintable()), None)
     if bad is not None:
-        raise CommandError("bad-argument", f"name= may not contain U+{ord(bad):04X} (a control or format character)")
+        raise BadArgument(f"name= may not contain U+{ord(bad):04X} (a control or format character)")
     return text[:NAME_LENGTH]
 
 
@@ -164,7 +164,7 @@ class Pairing:
         recent = self._recent_of(address, now)
         if len(recent) >= RATE_LIMIT:
             wait = recent[0] + RATE_PERIOD - now
-            raise CommandError("rate-limited", f"too many pairing requests from this address; "
+            raise RateLimited(f"too many pairing requests from this address; "
                                                f"try again in {max(wait, 1.0):.0f} s")
         recent.append(now)
         self.cancel(deliver)  # a new request from the same browser replaces its old one
@@ -252,7 +252,7 @@ class Pairing:
         req = next((r for r in self._live() if r.number == number), None)
         if req is None:
             known = ", ".join(str(r.number) for r in self._live()) or "none"
-            raise CommandError("bad-argument", f"no request {number} is waiting (waiting: {known})")
+            raise BadArgument(f"no request {number} is waiting (waiting: {known})")
         return req
 
     def _grant(self, req: Request) -> Grant:
@@ -290,7 +290,7 @@ class Pairing:
     def revoke(self, token_id: int) -> None:
         if not self.valid(token_id):
             known = ", ".join(str(t["id"]) for t in self._tokens) or "none"
-            raise CommandError("bad-argument", f"no paired browser with id {token_id} (paired: {known})")
+            raise BadArgument(f"no paired browser with id {token_id} (paired: {known})")
         self._tokens = [t for t in self._tokens if t["id"] != token_id]
         self._save()
         self.on_revoke(token_id)

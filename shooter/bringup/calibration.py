@@ -21,11 +21,11 @@ from typing import Any
 
 from hal import InvalidValueError
 
-from . import shown
-from .config import Config, _number, check_measured
-from .errors import ConfigError, InstallError
-from .persist import Store
-from .table.args import MAX_SEATS, MIN_SEATS, whole_in
+from .. import shown
+from ..config import Config, _number, check_measured
+from ..errors import ConfigError, InstallError
+from ..persist import Store
+from ..table.args import MAX_SEATS, MIN_SEATS, whole_in
 
 CALIBRATION_FILE = "calibration.json"
 MOTOR_KEYS = ("seconds_per_card", "spin_up")

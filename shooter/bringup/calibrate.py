@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from ..errors import ConfigError
+from ..scheduler import PROFILES, profile_from_config
+from ..table.args import MAX_SEATS, MIN_SEATS
 from .bench import Bench
-from .errors import ConfigError
-from .scheduler import PROFILES, profile_from_config
-from .table.args import MAX_SEATS, MIN_SEATS
 
 FINE, COARSE = 1.0, 10.0
 BURSTS = (1, 2, 3, 4, 5)

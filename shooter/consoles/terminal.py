@@ -17,10 +17,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from .access import Caller, Link
-from .commands import COMMANDS
-from .controller import Controller
-from .i18n import Messages, language_from_env
+from ..access import Caller, Link
+from ..commands import COMMANDS
+from ..controller import Controller
+from ..i18n import Messages, language_from_env
 
 HISTORY = Path.home() / ".uno_shooter_history"
 PROMPT = "uno> "
@@ -203,7 +203,7 @@ def start(*, post: Callable[[Callable[[], None]], object], controller: Controlle
 
     Lines go to the loop like any console's; output comes through a writer thread that
     keeps the prompt and what is being typed below the text it prints."""
-    from .consoles import QueuedSink
+    from .sinks import QueuedSink
     out = out or sys.stdout
     rl = _readline()
     messages = Messages(language_from_env())

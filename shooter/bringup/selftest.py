@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from hal.errors import HalError
 
-from . import beeps
+from .. import beeps
 from .bench import Bench, Person
 
 if TYPE_CHECKING:  # hal.beeper imports gpiozero: only for the checker

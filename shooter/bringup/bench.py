@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Protocol, Self, TextIO
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
+from ..config import Config
+from ..loop import ControlLoop
+from ..seats import spread_angles
 from .calibration import Calibration
-from .config import Config
-from .loop import ControlLoop
-from .seats import spread_angles
 
 if TYPE_CHECKING:
     from sim import ShooterWorld, SimParams, SimPin
