@@ -6,7 +6,9 @@ command line a socket sends is *posted* to the control loop, which decides
 page itself decides nothing about the game: it renders ``status`` and events
 and sends command lines.
 
-- ``GET /``: the page (static files shipped in the package, no build step, no CDN).
+- ``GET /``: the page (static files shipped in the package, no build step, no CDN); ``GET /manifest.webmanifest``:
+  its web app manifest (added to a phone's home screen: standalone, portrait, its icons under ``/static/``).
+  Text goes out compressed to a browser that accepts it (gzip or deflate: the page is about a fifth of its size).
 - ``GET /i18n/<lang>.json``: the message catalogue of the page's language.
 - ``GET /options.json``: the table's options (seats, variants, editions, scorings, limits, the card pads), from
   their Python definitions (:mod:`shooter.web.options`): the page builds its new-game form and pads from it.
@@ -64,6 +66,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
+UNCOMPRESSED = (".png",)   # compressed already: gzip would only cost the Pi time
 
 
 def same_origin(origin: str, host: str) -> bool:
@@ -199,6 +202,7 @@ class WebConsole:
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
         app.router.add_get("/options.json", self._table_options)
+        app.router.add_get("/manifest.webmanifest", self._manifest)
         app.router.add_static("/static/", STATIC, show_index=False)
         return app
 
@@ -215,10 +219,16 @@ class WebConsole:
             raise
         if not isinstance(response, web.WebSocketResponse):
             response.headers.update(SECURITY_HEADERS)
+            if not request.path.endswith(UNCOMPRESSED):
+                response.enable_compression()   # only where the request's Accept-Encoding allows it
+                response.headers["Vary"] = "Accept-Encoding"
         return response
 
     async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
+
+    async def _manifest(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "manifest.webmanifest", headers={"Content-Type": "application/manifest+json"})
 
     async def _catalogue(self, request: web.Request) -> web.FileResponse:
         lang = request.match_info["lang"]
