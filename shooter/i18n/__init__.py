@@ -1,6 +1,7 @@
-"""Messages in Dutch and English: one catalogue per language (``en.json``, ``nl.json``).
+"""Messages in Dutch and English: one catalogue per language (``en.json``, ``nl.json``, and the terminal's own
+``terminal.en.json``, ``terminal.nl.json``).
 
-The page (served as ``/i18n/<lang>.json``) and the terminal's human form read
+The page (served ``/i18n/<lang>.json``) and the terminal's human form read
 the same catalogues. A message is a template with ``{name}`` fields, filled the
 same way in Python and in the page's JavaScript. A test checks that both
 catalogues have the same keys and the same fields in every message.
@@ -39,10 +40,14 @@ WORD_FIELDS = {"phase": "phase.name.", "reason": "reason.", "doing": "doing."}
 
 @cache
 def catalogue(lang: str) -> dict[str, str]:
-    """The messages of ``lang`` (one of :data:`LANGUAGES`)."""
+    """The messages of ``lang`` (one of :data:`LANGUAGES`): the page's and the terminal's (``<lang>.json``, which the
+    page downloads) and the terminal's alone (``terminal.<lang>.json``: details, help, replies; kept out of the
+    page's download)."""
     if lang not in LANGUAGES:
         raise ValueError(f"no catalogue for {lang!r}; there are {', '.join(LANGUAGES)}")
-    return json.loads((CATALOGUE_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    shared, own = (json.loads((CATALOGUE_DIR / name).read_text(encoding="utf-8"))
+                   for name in (f"{lang}.json", f"terminal.{lang}.json"))
+    return {**shared, **own}
 
 
 def fields(template: str) -> set[str]:

@@ -600,7 +600,9 @@ function renderScores(game) {
   if (!game) { table.replaceChildren(); return; }
   const row = (cells, th) => {
     const tr = document.createElement("tr");
-    cells.forEach((c) => { const el = document.createElement(th ? "th" : "td"); el.textContent = c; tr.appendChild(el); });
+    cells.forEach((c) => {  // the empty corner is a plain cell: a header must say what it heads (axe)
+      const el = document.createElement(th && c !== "" ? "th" : "td"); el.textContent = c; tr.appendChild(el);
+    });
     return tr;
   };
   const seats = Array.from({length: n}, (_, i) => i + 1);
