@@ -62,6 +62,7 @@ def card(name: str) -> Callable:
 
 
 def paired(page, server, lang):
+    server.wait_for(1, event="pair-waiting")   # the request is in: a press before it would pair nobody
     server.send("sim button")   # no game: a press of the shooter's button pairs the phone that asks
     said = re.escape(catalogue(lang)["pair.paired"]).replace(re.escape("{id}"), r"\d+")
     expect(page.locator("#pair-text")).to_have_text(re.compile(said))

@@ -102,6 +102,16 @@ def detail_key(message: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
+def details_document() -> dict:
+    """What the page needs to say the controller's error messages as :meth:`Messages.detail` does
+    (``GET /i18n/details.json``, read by ``static/details.js``): the rule's fields and, per language, the detail
+    templates and the words a field is translated by."""
+    words = ("detail.", *WORD_FIELDS.values())
+    return {"source": DEFAULT, "seat_fields": sorted(SEAT_FIELDS), "word_fields": WORD_FIELDS,
+            "catalogues": {lang: {k: v for k, v in catalogue(lang).items() if k.startswith(words)}
+                           for lang in LANGUAGES}}
+
+
 class Messages:
     """``_(key, **fields)`` in one language; an unknown key is a bug and raises KeyError."""
 

@@ -9,7 +9,8 @@ and sends command lines.
 - ``GET /``: the page (static files shipped in the package, no build step, no CDN); ``GET /manifest.webmanifest``:
   its web app manifest (added to a phone's home screen: standalone, portrait, its icons under ``/static/``).
   Text goes out compressed to a browser that accepts it (gzip or deflate: the page is about a fifth of its size).
-- ``GET /i18n/<lang>.json``: the message catalogue of the page's language.
+- ``GET /i18n/<lang>.json``: the message catalogue of the page's language; ``GET /i18n/details.json``: the
+  templates that say the controller's error messages in either language with their detail (``static/details.js``).
 - ``GET /options.json``: the table's options (seats, variants, editions, scorings, limits, the card pads), from
   their Python definitions (:mod:`shooter.web.options`): the page builds its new-game form and pads from it.
 - ``GET /ws``: the protocol, one command line per text frame; replies and events
@@ -36,7 +37,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler
 
 from ..access import Caller, Link
-from ..i18n import CATALOGUE_DIR, LANGUAGES
+from ..i18n import CATALOGUE_DIR, LANGUAGES, details_document
 from ..lograte import LogRate
 from ..protocol import MAX_LINE_BYTES, dumps
 from .connections import (
@@ -194,12 +195,14 @@ class WebConsole:
         self._names = host_names(host)
         # the same for every request: built once (the seats without a game and the rules are set at start)
         self._options = dumps(document(players=controller.seating.default, rules=controller.table.options))
+        self._details_document = dumps(details_document())
 
     # ---- the aiohttp application ----
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._websocket)
+        app.router.add_get("/i18n/details.json", self._details)   # before /i18n/{lang}.json, which it would match
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
         app.router.add_get("/options.json", self._table_options)
         app.router.add_get("/manifest.webmanifest", self._manifest)
@@ -226,6 +229,9 @@ class WebConsole:
 
     async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
+
+    async def _details(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._details_document, content_type="application/json")
 
     async def _manifest(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "manifest.webmanifest", headers={"Content-Type": "application/manifest+json"})

@@ -160,6 +160,8 @@ function onEvent(ev) {
 
 // ---- errors in the page's language ----
 function errorText(obj) {
+  const said = window.shooterDetails && shooterDetails.say(S.lang, obj.message, seatName);  // static/details.js
+  if (said) return said;
   if (S.lang === "en" && obj.message) return obj.message;
   return t(`error.${obj.error}`);
 }
