@@ -117,7 +117,7 @@ def test_a_person_at_a_terminal_gets_the_readable_form():
             break
     proc.wait(timeout=30)
     os.close(master)
-    assert b"version: ok" in chunks and b"protocol: 1" in chunks
+    assert b"version: ok" in chunks and b"protocol 1" in chunks   # the reply as a sentence (shooter.terminal)
     assert b'{"reply"' not in chunks
 
 

@@ -89,3 +89,129 @@ def test_without_the_web_console_aiohttp_is_not_imported():
             "print(sorted(m for m in sys.modules if m.startswith(('aiohttp', 'shooter.web'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+# ---- the terminal's details: every error message the controller can write has a template in every language ----
+
+def error_sites():
+    """(code, sample message, where) for every error message written in shooter/: the messages of
+    ``CommandError(code, ...)``, of ``(code, ...)`` pairs (the launcher's refusals, the table's problems), the
+    strings the ``*_problem`` functions return and the undo blockers. Each field of an f-string gets a sample
+    number of its own (a seat field is ``seat N`` in the source), so a rendering can be checked to keep it."""
+    import ast
+    from pathlib import Path
+
+    import shooter
+    from shooter.access import NOT_PAIRED
+    from shooter.errors import NAMED
+    from shooter.protocol import ERROR_CODES
+    from shooter.table.base import UNDO_BLOCKED
+    root = Path(shooter.__file__).parent
+    codes = {*ERROR_CODES, "bad-count"}
+    named = {cls.__name__: str(code) for code, cls in NAMED.items()}
+    counter = iter(range(7001, 99999))
+
+    def sample(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return "".join(v.value if isinstance(v, ast.Constant) else str(next(counter)) for v in node.values)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):   # "Seat N holds" + ("; ..." or ".")
+            left, right = sample(node.left), node.right
+            if left is not None and isinstance(right, ast.IfExp):
+                return [left + sample(right.body), left + sample(right.orelse)]
+        return None
+
+    sites = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            pairs = []
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "CommandError" and len(node.args) == 2:
+                pairs.append(tuple(node.args))
+            # a named error of the tree (shooter.errors: BadArgument(message) carries its code)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in named and len(node.args) == 1:
+                pairs.append((ast.Constant(named[node.func.id]), node.args[0]))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "command_error" and len(node.args) == 2:
+                pairs.append(tuple(node.args))
+            if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+                pairs.append(tuple(node.elts))
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("_problem"):
+                code = "no-exit-sensor" if "sensor" in node.name else "too-late"
+                pairs += [(ast.Constant(code), r.value) for r in ast.walk(node)
+                          if isinstance(r, ast.Return) and isinstance(r.value, ast.JoinedStr | ast.Constant)]
+            for code, message in pairs:
+                if not (isinstance(code, ast.Constant) and code.value in codes):
+                    continue
+                text = sample(message)
+                for one in text if isinstance(text, list) else [text]:
+                    if one is not None:
+                        sites.append((code.value, one, f"{path.relative_to(root)}:{node.lineno}"))
+    sites += [("cannot-undo", text, "table/base.py UNDO_BLOCKED") for text in UNDO_BLOCKED.values()]
+    sites.append(("not-paired", NOT_PAIRED, "access.py NOT_PAIRED"))
+    return sites
+
+
+def test_every_error_message_of_the_controller_has_a_detail_template():
+    from shooter.i18n import detail_key
+    sites = error_sites()
+    assert len(sites) > 100   # the scan finds the raise sites (there are about 120)
+    missing = [(code, text, where) for code, text, where in sites if detail_key(text) is None]
+    assert not missing, "\n".join(map(str, missing))
+
+
+def test_english_details_are_the_messages_as_written_and_every_language_keeps_their_values():
+    import re
+    for code, text, where in error_sites():
+        assert Messages("en").detail(code, text) == text, where
+        for lang in LANGUAGES:
+            said = Messages(lang).detail(code, text)
+            for value in re.findall(r"7\d\d\d|[1-9]\d\d\d\d", text):   # the sample values
+                assert value in said, (lang, where, text, said)
+
+
+def test_every_error_code_has_a_dutch_detail_that_keeps_the_message():
+    # codes whose messages none of the scanned sites writes still get their sentence and the message as it came
+    from shooter.protocol import ERROR_CODES
+    written = {code for code, _, _ in error_sites()}
+    assert set(ERROR_CODES) <= written, set(ERROR_CODES) - written
+    nl = Messages("nl")
+    for code in ERROR_CODES:
+        assert nl.detail(code, "something new: 42") == f"{nl(f'error.{code}')} (something new: 42)"
+
+
+def test_dutch_details_name_the_seats_and_translate_the_protocols_words():
+    nl = Messages("nl")
+    names = {2: "Bram", 3: "Cor"}
+    assert nl.detail("not-your-turn", "It is seat 2's turn, not seat 3's.", seat=names.get) == \
+        "Bram is aan de beurt, niet Cor."
+    assert nl.detail("wrong-phase", "Cannot play a card in phase scoring.") == \
+        "Dat kan niet in de fase handen tellen: een kaart leggen."
+    assert nl.detail("presses-owed", "Seat 3 still has 2 presses owed (hit2).") == \
+        "Plaats 3 moet nog 2 keer drukken (Druk 2 keer)."
+    assert nl.detail("bad-argument", "players= must be 2..10, got 11") == "players= moet 2..10 zijn, niet 11"
+
+
+def test_every_command_says_what_it_does_in_every_language():
+    from shooter.commands import COMMANDS
+    for spec, _ in COMMANDS:
+        key = "help." + " ".join(spec.words)
+        assert Messages("en")(key) == spec.summary, key   # English: the command table's own words
+        assert Messages("nl")(key).strip() and Messages("nl")(key) != spec.summary, key
+
+
+def test_counts_pick_none_one_or_many():
+    en = Messages("en")
+    assert [en.count("cards.left", n) for n in (0, 1, 2)] == ["no cards left", "1 card left", "2 cards left"]
+    assert en.count("ev.owed", 1, who="Ann", reason="Hit 2") == "Ann owes 1 press (Hit 2)."
+    assert en.count("ev.owed", 3, who="Ann", presses=3, reason="Hit 2") == "Ann owes 3 presses (Hit 2)."
+
+
+def test_detail_never_fails_on_any_text():
+    from hypothesis import given, strategies as st
+
+    @given(st.sampled_from(LANGUAGES), st.text(max_size=200))
+    def check(lang, text):
+        said = Messages(lang).detail("bad-argument", text)
+        assert isinstance(said, str) and (text in said or lang != "en" or said == text)
+    check()

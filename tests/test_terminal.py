@@ -19,6 +19,11 @@ def rendered(lines, lang="en"):
     return [text for text in map(r, run_console(lines)) if text is not None]
 
 
+def said(lines, lang="en"):
+    """Every line the terminal printed (a reply or event may print two)."""
+    return "\n".join(rendered(lines, lang)).splitlines()
+
+
 def test_status_is_a_few_readable_lines():
     out = rendered(["game new players=4", "round start first=5", "play 3", "press", "status"])
     status = [line.strip() for line in out[-1].splitlines()]
@@ -54,7 +59,74 @@ def test_help_gives_one_line_summaries():
 def test_dutch_from_the_catalogue():
     out = rendered(["game new players=4", "round start first=5", "play hit2", "sim lid open", "press"], lang="nl")
     assert "[12:00:00] Plaats 3 moet 2 keer drukken (Druk 2 keer)." in out
-    assert "press: fout lid-open: De klep is open: doe hem eerst dicht." in out
+    assert "press: fout lid-open: de klep is open: doe hem dicht om te schieten" in out
+
+
+NAMED = ["names seats=Anna,Bram,Cor", "game new players=3", "round start first=5"]
+
+
+def test_seats_are_named_in_every_sentence():
+    out = said(NAMED + ["play hit2", "press", "play 4 seat=2", "status"])
+    assert "[12:00:00] Bram to play, clockwise." in out
+    assert "[12:00:00] Cor owes 2 presses (Hit 2)." in out
+    assert "[12:00:00] The shooter points at Cor." in out
+    assert "press: ok: a press for Cor (Hit 2)." in out
+    assert "play: error not-your-turn: It is Anna's turn, not Bram's." in out
+    assert "  Scores: Anna 0, Bram 0, Cor 0" in out
+    assert not any("seat 3" in line or "Seat 3" in line for line in out[3:]), out
+
+
+def test_names_known_before_the_terminal_started_are_used():
+    # the names were given before (saved in the state directory): the terminal learns them as it starts
+    r = Renderer(Messages("en"), stamp=lambda ev: "t")
+    r.learn_names({1: "Anna", 2: "Bram"})
+    assert r({"event": "turn", "t": 0, "seat": 2, "direction": "cw"}) == "[t] Bram to play, clockwise."
+    assert r({"event": "turn", "t": 0, "seat": 3, "direction": "cw"}) == "[t] Seat 3 to play, clockwise."
+
+
+def test_counts_are_said_right_one_press_no_cards():
+    # seed 1: Cor's second Hit 2 press shoots nothing
+    out = said(NAMED + ["play hit2", "press", "press"])
+    assert "[12:00:00] Cor owes 1 press (Hit 2)." in out
+    assert "[12:00:00] Cor got no cards (Hit 2)." in out
+    assert not any("1 presses" in line or "0 of 0" in line for line in out), out
+    nl = said(NAMED + ["play hit2", "press", "press", "magazine cards=1"], lang="nl")
+    assert "[12:00:00] Cor moet 1 keer drukken (Druk 2 keer)." in nl
+    assert "[12:00:00] Cor kreeg geen kaarten (Druk 2 keer)." in nl
+    assert "magazine: ok: het magazijn heeft 1 kaart." in nl
+
+
+def test_the_presser_gets_its_cards_before_the_next_player_is_named():
+    # the controller passes the turn on as the last press is counted, before that press's shot is over
+    lines = said(NAMED + ["play hit2", "press", "press", "press"])
+    at = {line: i for i, line in enumerate(lines)}   # the last time each line was printed
+    assert at["[12:00:00] Cor got no cards (Hit 2)."] < at["[12:00:00] Anna to play, clockwise."]
+    assert at["[12:00:00] Anna got 5 cards (draw)."] < at["[12:00:00] Bram to play, clockwise."]
+    # nothing waits longer than one line: a status sent before the shot ends comes after the turn
+    r = Renderer(Messages("en"), stamp=lambda ev: "t")
+    assert r({"reply": "press", "ok": True, "seat": 1, "reason": "draw"}) == "press: ok: a press for seat 1 (draw)."
+    assert r({"event": "turn", "t": 0, "seat": 2, "direction": "cw"}) is None
+    assert r({"reply": "magazine", "ok": True, "cards": 0}) == \
+        "[t] Seat 2 to play, clockwise.\nmagazine: ok: the magazine is empty."
+    assert r({"event": "shot", "t": 0, "seat": 1, "planned": 2, "ejected": 2, "reason": "draw"}) == \
+        "[t] Seat 1 got 2 cards (draw)."
+
+
+def test_dutch_keeps_the_detail_of_every_error():
+    out = rendered(NAMED + ["game new players=11", "play 4 seat=3", "play wrongcard", "undo", "undo", "undo"],
+                   lang="nl")
+    assert "game: fout bad-argument: players= moet 2..10 zijn, niet 11" in out
+    assert "play: fout not-your-turn: Bram is aan de beurt, niet Cor." in out
+    assert any(line.startswith("play: fout bad-argument: Onbekende kaart 'wrongcard'; de kaarten zijn ")
+               for line in out), out
+    assert "undo: fout cannot-undo: Er is niets om ongedaan te maken." in out
+    assert not any("Dat klopt niet" in line or "Dat kan nu niet" in line for line in out), out
+
+
+def test_dutch_help_says_what_every_command_does():
+    help_text = rendered(["help"], lang="nl")[0]
+    assert re.search(r"^  press +precies wat een druk op de knop van de schieter doet$", help_text, re.M)
+    assert re.search(r"^  undo +neemt de laatste kaart, Uno, ", help_text, re.M)
 
 
 def read_until(fd, pattern: bytes, seen: bytearray) -> bytes:
@@ -69,34 +141,56 @@ def read_until(fd, pattern: bytes, seen: bytearray) -> bytes:
     return bytes(seen)
 
 
-def test_a_person_at_a_terminal_gets_a_banner_a_prompt_and_sentences(tmp_path):
+def converse(tmp_path, lang: str, exchanges: list[tuple[bytes, bytes]], *args: str) -> str:
+    """The program on a pseudo-terminal in locale ``lang``: each line typed once the answer before it showed,
+    then Ctrl-D (end of input ends the program); returns everything the terminal showed."""
     master, slave = pty.openpty()
-    env = {**os.environ, "HOME": str(tmp_path), "LANG": "en_GB.UTF-8", "LC_ALL": "", "TERM": "xterm"}
-    env.pop("LC_ALL")
-    proc = subprocess.Popen([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--seed", "1"],
-                            stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    env = {**os.environ, "HOME": str(tmp_path), "LANG": lang, "TERM": "xterm"}
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        env.pop(var, None)
+    proc = subprocess.Popen([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--seed", "1",
+                             *args], stdin=slave, stdout=slave, stderr=subprocess.PIPE, env=env,
+                            start_new_session=True)
     os.close(slave)
     seen = bytearray()
     try:
         read_until(master, b"uno> ", seen)
-        assert re.search(rb"uno-shooter \d+\.\d+\.\d+\. Type help for the commands", seen)
-        os.write(master, b"sim lid open\n")
-        read_until(master, b"The lid is open.", seen)
-        os.write(master, b"press\n")
-        read_until(master, b"close it to shoot", seen)
-        os.write(master, b"stat\t\n")  # readline completes the command word
-        read_until(master, b"No game. Start one", seen)
-        os.write(master, b"\x04")  # Ctrl-D: end of input ends the program
+        for line, answer in exchanges:
+            os.write(master, line)
+            read_until(master, answer, seen)
+        os.write(master, b"\x04")
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
         os.close(master)
-    text = bytes(seen).decode()
+    return bytes(seen).decode()
+
+
+def test_a_person_at_a_terminal_gets_a_banner_a_prompt_and_sentences(tmp_path):
+    text = converse(tmp_path, "en_GB.UTF-8", [
+        (b"sim lid open\n", b"The lid is open."), (b"press\n", b"close it to shoot"),
+        (b"stat\t\n", b"No game. Start one")])   # readline completes the command word
+    assert re.search(r"uno-shooter \d+\.\d+\.\d+\. Type help for the commands", text)
     assert text.count("close it to shoot") == 1  # the refused press is said once
     assert re.search(r"\[\d\d:\d\d:\d\d\] The lid is open\.", text)  # wall-clock time
     assert '{"reply"' not in text
     assert "stat" in (tmp_path / ".uno_shooter_history").read_text()
+
+
+def test_a_dutch_terminal_says_everything_in_dutch_with_its_detail(tmp_path):
+    state = ("--state-dir", str(tmp_path / "state"))
+    text = converse(tmp_path, "nl_NL.UTF-8", [
+        (b"help\n", b"precies wat een druk op de knop"), (b"names seats=Anna,Bram,Cor\n", b"De plaatsen heten"),
+        (b"game new players=11\n", b"players= moet 2..10 zijn, niet 11"), (b"game new players=3\n", b"Anna deelt"),
+        (b"round start first=5\n", b"Bram is aan de beurt"),
+        (b"play hit2\n", b"Cor moet 2 keer drukken (Druk 2 keer)."), (b"press\n", b"Cor moet 1 keer drukken")], *state)
+    assert "Typ help voor de commando's" in text
+    assert "Dat klopt niet" not in text and '{"reply"' not in text
+    assert "plaats 3" not in text.split("plaats 3 Cor.")[1]   # Cor by name from then on
+    # started again on the same state directory: the saved names from the first line on, and the game resumed
+    again = converse(tmp_path, "nl_NL.UTF-8", [(b"press\n", b"Cor heeft genoeg gedrukt.")], *state)
+    assert "plaats" not in again.lower(), again
 
 
 def test_ctrl_c_at_the_prompt_gives_the_terminal_back_as_it_was(tmp_path):

@@ -47,44 +47,93 @@ def _sentence(text: str) -> str:
 
 
 class Renderer:
-    """Text for one reply or event; None for what is not worth saying (a refused press said twice)."""
+    """Text for one reply or event; None for what is not worth saying (a refused press said twice).
+
+    Seats are named as the table named them (``names``: learnt from the ``names`` event, a ``status`` reply and,
+    at the terminal's start, the controller's names); counts say ``1 press`` and ``no cards``; an error's message
+    keeps its detail in the catalogue's language (:meth:`shooter.i18n.Messages.detail`)."""
 
     def __init__(self, messages: Messages | None = None, stamp: Callable[[Output], str] = wall_clock):
         self._ = messages or Messages(language_from_env())
         self.stamp = stamp
+        self.names: dict[int, str] = {}
         self._refused_reply: str | None = None   # the error of a refused press just answered
-        self._summaries = {spec.usage: spec.summary for spec, _ in COMMANDS}
+        self._shot_due = False          # a press was served: its shot event is still to come
+        self._held: str | None = None   # the turn that press passed on, said after the presser's cards
+
+    def learn_names(self, names: dict[str, str] | dict[int, str]) -> None:
+        """The seats' names (``{"1": "Ann"}`` as the protocol writes them, or by int)."""
+        self.names = {int(seat): str(name) for seat, name in names.items()}
 
     def seat(self, seat: int | str | None) -> str:
-        return self._("seat.lower", n=seat) if seat is not None else "-"
+        if seat is None:
+            return "-"
+        return self.names.get(int(seat)) or self._("seat.lower", n=seat)
 
     def reason(self, reason: object) -> str:
         key = f"reason.{reason}"
         return self._(key) if self._.has(key) else str(reason)
 
-    def __call__(self, obj: Output) -> str | None:
-        if "event" in obj:
-            return self.event(obj)
-        return self.reply(obj)
+    def message(self, code: str, message: str) -> str:
+        return self._.detail(code, message, seat=self.seat)
+
+    def __call__(self, obj: dict[str, Any]) -> str | None:
+        """The text of ``obj``. The controller announces what a press did to the table (the turn passing on) before
+        the shot of that press ends: a reader would see the next player named before the presser's cards. So the
+        turn waits for the very next line and follows the shot if that is the next line; anything else comes after
+        it as it came (nothing is held longer than one line)."""
+        held, self._held = self._held, None
+        text = self.event(obj) if "event" in obj else self.reply(obj)
+        if held is None:
+            return text
+        order = [text, held] if obj.get("event") == "shot" else [held, text]
+        return "\n".join(line for line in order if line is not None)
 
     # ---- replies ----
     def reply(self, obj: Output) -> str:
         name = obj["reply"]
         self._refused_reply = obj["error"] if (name == "press" and not obj["ok"]) else None
+        self._shot_due = self._shot_due or (name == "press" and obj["ok"])
         if not obj["ok"]:
-            message = obj["message"] if self._.lang == "en" else self._(f"error.{obj['error']}")
-            return f"{name}: {self._('term.error')} {obj['error']}: {message}"
+            return f"{name}: {self._('term.error')} {obj['error']}: {self.message(obj['error'], obj['message'])}"
         rest = {k: v for k, v in obj.items() if k not in ("reply", "ok")}
+        ok = f"{name}: {self._('term.ok')}"
         if name == "status":
-            return f"{name}: {self._('term.ok')}\n" + "\n".join("  " + line for line in self.status(obj))
+            if isinstance(rest.get("names"), dict):
+                self.learn_names(rest["names"])
+            return ok + "\n" + "\n".join("  " + line for line in self.status(obj))
         if name == "help":
-            width = max(len(u) for u in rest["commands"])
-            lines = [f"  {u.ljust(min(width, 40))}  {self._summaries.get(u, '')}" if len(u) <= 40 else
-                     f"  {u}\n  {'':40}  {self._summaries.get(u, '')}" for u in rest["commands"]]
-            return f"{name}: {self._('term.ok')}\n" + "\n".join(lines)
+            return ok + "\n" + "\n".join(self.help(rest["commands"]))
         if not rest:
-            return f"{name}: {self._('term.ok')}"
-        return f"{name}: {self._('term.ok')}\n" + "\n".join(f"  {k}: {_plain(v)}" for k, v in rest.items())
+            return ok
+        said = self.details(name, rest)
+        if said is not None:
+            return f"{ok}: {said}"
+        return ok + "\n" + "\n".join(f"  {k}: {_plain(v)}" for k, v in rest.items())
+
+    def help(self, usages: list[str]) -> list[str]:
+        """One line per command: its usage (protocol words, as typed) and what it does, in the catalogue's
+        language (``help.<words>``)."""
+        summaries = {spec.usage: self._(f"help.{' '.join(spec.words)}") for spec, _ in COMMANDS}
+        width = min(max(len(u) for u in usages), 40)
+        return [f"  {u.ljust(width)}  {summaries.get(u, '')}" if len(u) <= 40 else
+                f"  {u}\n  {'':40}  {summaries.get(u, '')}" for u in usages]
+
+    def details(self, name: str, rest: dict[str, Any]) -> str | None:
+        """A reply's fields as a sentence (``reply.<name>.<fields>``), None where there is none."""
+        key = f"reply.{name}.{'+'.join(sorted(rest))}"
+        if not self._.has(key):
+            return None
+        values = dict(rest)
+        if "seat" in rest:
+            values["who"] = self.seat(rest["seat"])
+        if "reason" in rest:
+            values["reason"] = self.reason(rest["reason"])
+        for value in rest.values():
+            if isinstance(value, bool) and self._.has(f"{key}_{str(value).lower()}"):
+                return self._(f"{key}_{str(value).lower()}")
+        count = rest.get("cards")
+        return self._.count(key, count, **values) if isinstance(count, int) else self._(key, **values)
 
     def status(self, obj: Output) -> list[str]:
         """A few readable lines: whose turn, where the shooter points, what is owed, the shooter."""
@@ -98,14 +147,14 @@ class Renderer:
                     ] if game["current"] is not None else []
             aim = _("st.aim", who=self.seat(shooter["aim"])) if shooter["aim"] is not None else _("st.turning")
             owed = game["owed"]
-            owes = _sentence(_("st.owed", who=self.seat(owed["by"] if owed.get("by") else owed["seat"]),
-                                presses=owed["presses"], reason=self.reason(owed["reason"]))) if owed \
-                else _("st.nothing")
+            owes = _sentence(_.count("st.owed", owed["presses"], presses=owed["presses"],
+                                     who=self.seat(owed["by"] if owed.get("by") else owed["seat"]),
+                                     reason=self.reason(owed["reason"]))) if owed else _("st.nothing")
             lines.append(" ".join(turn + [aim, owes]))
             lines.append(_("st.totals", totals=", ".join(f"{self.seat(s)} {p}" for s, p in game["totals"].items())))
         if game is None and shooter["aim"] is not None:
             lines.append(_("st.aim", who=self.seat(shooter["aim"])))
-        cards = _("cards.unknown") if shooter["cards"] is None else _("cards.left", n=shooter["cards"])
+        cards = _("cards.unknown") if shooter["cards"] is None else _.count("cards.left", shooter["cards"])
         lines.append(_("st.shooter", state=_(f"state.{shooter['state']}").lower(), cards=cards,
                        lid=_(f"lid.{shooter['lid']}")))
         return lines
@@ -117,40 +166,87 @@ class Renderer:
             self._refused_reply = None  # this console was just told in the reply: say it once
             return None
         self._refused_reply = None
-        text = self.sentence(ev)
-        return f"[{self.stamp(ev)}] {text}"
+        if name == "names" and isinstance(ev.get("names"), dict):
+            self.learn_names(ev["names"])
+        line = f"[{self.stamp(ev)}] {self.sentence(ev)}"
+        if name == "press":
+            self._shot_due = True
+        elif name == "shot":
+            self._shot_due = False
+        elif name == "turn" and self._shot_due:
+            self._held = line
+            return None
+        return line
 
     def sentence(self, ev: Output) -> str:
         _, name = self._, ev["event"]
         who = self.seat(ev.get("seat"))
         fields = {k: v for k, v in ev.items() if k not in ("event", "t")}
+        reason = self.reason(ev.get("reason"))
         if name == "turn":
             text = _("ev.turn", who=who, direction=_(f"dir.{ev['direction']}"))
         elif name == "owed":
-            text = _("ev.owed", who=who, presses=ev["presses"], reason=self.reason(ev["reason"])) \
-                if ev["presses"] else _("ev.owed_done", who=who)
+            if ev.get("cards"):   # the exact variants: a press shoots the entry's cards
+                text = _.count("ev.owed_cards", ev["cards"], who=who, reason=reason)
+            elif ev["presses"]:
+                text = _.count("ev.owed", ev["presses"], who=who, presses=ev["presses"], reason=reason)
+            else:
+                text = _("ev.owed_done", who=who)
         elif name == "shot":
-            key = "ev.shot" if ev.get("ejected") is not None else "ev.shot_unknown"
-            text = _(key, who=who, planned=ev["planned"], ejected=ev.get("ejected"), reason=self.reason(ev["reason"]))
-            if ev.get("interrupted"):
-                text += f" ({ev['interrupted']})"
+            text = self.shot(ev, who, reason)
         elif name == "lid":
             text = _(f"ev.lid_{ev['state']}")
         elif name in ("round-over", "game-over"):
             text = _(f"ev.{name}", who=self.seat(ev.get("winner")))
         elif name == "round-scored":
-            text = _("ev.round-scored", who=self.seat(ev.get("winner")), points=ev.get("points"))
-        elif name in ("aim", "jam", "empty", "cleared", "fault", "press", "refused", "save-failed",
-                      "paired", "unpaired", "names"):
-            values = {**fields, "who": who}
-            if "reason" in values and name == "press":
-                values["reason"] = self.reason(values["reason"])
-            if name == "refused" and self._.lang != "en":
-                values["message"] = _(f"error.{ev['error']}")
-            text = _(f"ev.{name}", **values)
+            text = _.count("ev.round-scored", ev.get("points") or 0, who=self.seat(ev.get("winner")),
+                           points=ev.get("points"))
+        elif name == "names":
+            named = ", ".join(f"{self._('seat.lower', n=s)} {n}" for s, n in sorted(self.names.items()))
+            text = _("ev.names_some", names=named) if named else _("ev.names")
+        elif name == "game":
+            text = _("ev.game", players=ev.get("players"), variant=ev.get("variant"),
+                     dealer=self.seat(ev.get("dealer")))
+        elif name == "deal":
+            text = _("ev.deal", dealer=self.seat(ev.get("dealer")), n=ev.get("hand"))
+        elif name == "hands":
+            text = _("ev.hands", hands=", ".join(f"{self.seat(s)} {n}" for s, n in ev.get("hands", {}).items()))
+        elif name == "side":
+            side = f"side.name.{ev.get('side')}"
+            text = _("ev.side", side=_(side) if _.has(side) else ev.get("side"))
+        elif name == "unpaired" and ev.get("reason") == "evicted":
+            text = _("ev.unpaired_evicted", id=ev.get("id"))
+        elif name == "uncounted":
+            text = _("ev.uncounted", n=ev.get("cards"), who=who, reason=reason,
+                     message=self.message("bad-count", str(ev.get("message"))))
+        elif name == "pairing-refused":
+            text = _("ev.pairing-refused", n=ev.get("waiting"))
+        elif name in ("storage", "save-failed", "refused"):
+            message = str(ev.get("message"))
+            text = _(f"ev.{name}", message=self.message(str(ev.get("error")), message) if name == "refused"
+                     else message)
+        elif name == "dropped":
+            text = _("ev.dropped", n=ev.get("lines"))
+        elif _.has(f"ev.{name}"):   # aim, jam, empty, cleared, fault, press, paired, unpaired, pair-waiting...
+            text = _(f"ev.{name}", **{**fields, "who": who, "reason": reason})
         else:  # an event this terminal has no sentence for: its fields as they are
             text = f"{name}: " + " ".join(f"{k}={_plain(v)}" for k, v in fields.items())
         return _sentence(text)
+
+    def shot(self, ev: dict[str, Any], who: str, reason: str) -> str:
+        """A served press: what came out of what was planned (``got 3 cards``, ``got no cards``, ``got 2 of 4
+        cards``), and what cut it short."""
+        _, planned, ejected = self._, ev["planned"], ev.get("ejected")
+        if ejected is None:
+            text = _.count("ev.shot_unknown", planned, planned=planned, who=who, reason=reason)
+        elif ejected == planned:
+            text = _.count("ev.shot_all", planned, who=who, reason=reason)
+        else:
+            text = _.count("ev.shot", planned, planned=planned, ejected=ejected, who=who, reason=reason)
+        if ev.get("interrupted"):
+            why = f"why.{ev['interrupted']}"
+            text += f" ({_('ev.cut_short', why=_(why) if _.has(why) else ev['interrupted'])})"
+        return text
 
 
 def _plain(value: object) -> str:
@@ -161,9 +257,10 @@ def _plain(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def encode_human(stamp: Callable[[Output], str] = wall_clock) -> Callable[[Output], bytes]:
+def encode_human(stamp: Callable[[dict[str, Any]], str] = wall_clock, render: Renderer | None = None
+                 ) -> Callable[[dict[str, Any]], bytes]:
     """An encoder for a console sink: the readable form, one renderer (and its memory) per console."""
-    render = Renderer(stamp=stamp)
+    render = render or Renderer(stamp=stamp)
 
     def encode(obj: Output) -> bytes:
         text = render(obj)
@@ -217,9 +314,14 @@ def start(*, post: Callable[[Callable[[], None]], object], controller: Controlle
             out.write("\r\x1b[K" + data.decode("utf-8") + PROMPT + typed)
             out.flush()
 
-    sink = QueuedSink(write, name="terminal-writer", encode=encode_human())
+    render = Renderer(messages)
+    sink = QueuedSink(write, name="terminal-writer", encode=encode_human(render=render))
     caller = Caller(Link.STDIO)   # the person at the table's own terminal
-    post(lambda: controller.add_sink(sink))
+
+    def attach() -> None:   # on the loop: the names the seats have now (saved ones too), then every event
+        render.learn_names(controller.web.names)
+        controller.add_sink(sink)
+    post(attach)
     out.write(messages("term.banner", version=version) + "\n")
     out.flush()
 

@@ -6,8 +6,11 @@ command line a socket sends is *posted* to the control loop, which decides
 page itself decides nothing about the game: it renders ``status`` and events
 and sends command lines.
 
-- ``GET /``: the page (static files shipped in the package, no build step, no CDN).
-- ``GET /i18n/<lang>.json``: the message catalogue of the page's language.
+- ``GET /``: the page (static files shipped in the package, no build step, no CDN); ``GET /manifest.webmanifest``:
+  its web app manifest (added to a phone's home screen: standalone, portrait, its icons under ``/static/``).
+  Text goes out compressed to a browser that accepts it (gzip or deflate: the page is about a fifth of its size).
+- ``GET /i18n/<lang>.json``: the message catalogue of the page's language; ``GET /i18n/details.json``: the
+  templates that say the controller's error messages in either language with their detail (``static/details.js``).
 - ``GET /options.json``: the table's options (seats, variants, editions, scorings, limits, the card pads), from
   their Python definitions (:mod:`shooter.web.options`): the page builds its new-game form and pads from it.
 - ``GET /ws``: the protocol, one command line per text frame; replies and events
@@ -34,7 +37,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from aiohttp.typedefs import Handler
 
 from ..access import Caller, Link
-from ..i18n import CATALOGUE_DIR, LANGUAGES
+from ..i18n import CATALOGUE_DIR, LANGUAGES, details_document
 from ..lograte import LogRate
 from ..protocol import MAX_LINE_BYTES, dumps
 from .connections import (
@@ -64,6 +67,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
+UNCOMPRESSED = (".png",)   # compressed already: gzip would only cost the Pi time
 
 
 def same_origin(origin: str, host: str) -> bool:
@@ -191,14 +195,17 @@ class WebConsole:
         self._names = host_names(host)
         # the same for every request: built once (the seats without a game and the rules are set at start)
         self._options = dumps(document(players=controller.seating.default, rules=controller.table.options))
+        self._details_document = dumps(details_document())
 
     # ---- the aiohttp application ----
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers])
         app.router.add_get("/", self._index)
         app.router.add_get("/ws", self._websocket)
+        app.router.add_get("/i18n/details.json", self._details)   # before /i18n/{lang}.json, which it would match
         app.router.add_get("/i18n/{lang}.json", self._catalogue)
         app.router.add_get("/options.json", self._table_options)
+        app.router.add_get("/manifest.webmanifest", self._manifest)
         app.router.add_static("/static/", STATIC, show_index=False)
         return app
 
@@ -215,10 +222,19 @@ class WebConsole:
             raise
         if not isinstance(response, web.WebSocketResponse):
             response.headers.update(SECURITY_HEADERS)
+            if not request.path.endswith(UNCOMPRESSED):
+                response.enable_compression()   # only where the request's Accept-Encoding allows it
+                response.headers["Vary"] = "Accept-Encoding"
         return response
 
     async def _index(self, request: web.Request) -> web.FileResponse:
         return web.FileResponse(STATIC / "index.html")
+
+    async def _details(self, request: web.Request) -> web.Response:
+        return web.Response(text=self._details_document, content_type="application/json")
+
+    async def _manifest(self, request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "manifest.webmanifest", headers={"Content-Type": "application/manifest+json"})
 
     async def _catalogue(self, request: web.Request) -> web.FileResponse:
         lang = request.match_info["lang"]

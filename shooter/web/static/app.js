@@ -160,6 +160,8 @@ function onEvent(ev) {
 
 // ---- errors in the page's language ----
 function errorText(obj) {
+  const said = window.shooterDetails && shooterDetails.say(S.lang, obj.message, seatName);  // static/details.js
+  if (said) return said;
   if (S.lang === "en" && obj.message) return obj.message;
   return t(`error.${obj.error}`);
 }
@@ -600,7 +602,9 @@ function renderScores(game) {
   if (!game) { table.replaceChildren(); return; }
   const row = (cells, th) => {
     const tr = document.createElement("tr");
-    cells.forEach((c) => { const el = document.createElement(th ? "th" : "td"); el.textContent = c; tr.appendChild(el); });
+    cells.forEach((c) => {  // the empty corner is a plain cell: a header must say what it heads (axe)
+      const el = document.createElement(th && c !== "" ? "th" : "td"); el.textContent = c; tr.appendChild(el);
+    });
     return tr;
   };
   const seats = Array.from({length: n}, (_, i) => i + 1);
