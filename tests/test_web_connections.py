@@ -57,10 +57,9 @@ class Served:
 
     def wait_open(self, n: int) -> None:
         """Until aiohttp's thread counts ``n`` connections open."""
-        deadline = time.monotonic() + LIMIT
-        while self.web.gate.open != n:
-            assert time.monotonic() < deadline, f"{self.web.gate.open} connections open, not {n}"
-            time.sleep(0.01)
+        gate = self.web.gate
+        with gate.changed:   # notified by every admit and leave: no polling, no sleep
+            assert gate.changed.wait_for(lambda: gate.open == n, timeout=LIMIT), f"{gate.open} open, not {n}"
 
     def close(self):
         self.web.close()

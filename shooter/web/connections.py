@@ -24,6 +24,7 @@ import logging
 import os
 import resource
 import socket
+import threading
 import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -77,13 +78,15 @@ def client_address(peer: object) -> str:
 
 class Gate:
     """The connections open, in all and per client address; :meth:`admit` says why one may not open, if not.
-    Used on aiohttp's loop only."""
+    Changed on aiohttp's loop only; ``changed`` is notified after every change, so another thread (a test, a
+    status) can wait for a count instead of polling it."""
 
     def __init__(self, total: int, per_address: int):
         self.total, self.per_address = total, per_address
         self.open = 0
         self.by_address: Counter[str] = Counter()
         self.refused = 0
+        self.changed = threading.Condition()
 
     def admit(self, address: str) -> str | None:
         if self.open >= self.total:
@@ -91,17 +94,21 @@ class Gate:
         elif self.by_address[address] >= self.per_address:
             why = f"at most {self.per_address} connections from one address"
         else:
-            self.open += 1
-            self.by_address[address] += 1
+            with self.changed:
+                self.open += 1
+                self.by_address[address] += 1
+                self.changed.notify_all()
             return None
         self.refused += 1
         return why
 
     def leave(self, address: str) -> None:
-        self.open -= 1
-        self.by_address[address] -= 1
-        if not self.by_address[address]:
-            del self.by_address[address]
+        with self.changed:
+            self.open -= 1
+            self.by_address[address] -= 1
+            if not self.by_address[address]:
+                del self.by_address[address]
+            self.changed.notify_all()
 
 
 class Ticket:
