@@ -27,7 +27,9 @@ from .dispatch import Command, Handler
 from .errors import BadArgument
 from .game_commands import Desk
 from .pairing_commands import Web
-from .protocol import Spec, any_text, exact_text, integer, number, text_list
+from .pile_reports import PileReports
+from .protocol import Spec, any_text, choice, exact_text, integer, number, text_list
+from .reads import COLOURS
 from .sim_commands import SimulatedHardware
 from .table import args as table_args
 from .table.args import (
