@@ -2,10 +2,11 @@
 :class:`~shooter.protocol.Spec` (:class:`Access`), and the one rule that joins them (:func:`refusal`).
 
 The consoles of the table's own (standard input/output, a serial port, TCP on loopback, code in the
-controller's own process: the simulator, the benchmarks, and the camera over the discard pile) are reached only by someone at the table, so they may
-do everything. The web console lets anyone on the network watch; acting needs a paired socket (the token a
-person at the table said yes to, :mod:`shooter.web.pairing`). A console never keeps its own list of commands:
-it says what it is (its :class:`Caller`) and the dispatcher asks the command's Spec.
+controller's own process: the simulator, the benchmarks, and the camera over the discard pile) are reached
+only by someone at the table, so they may do everything. The web console lets anyone on the network watch;
+acting needs a paired socket (the token a person at the table said yes to, :mod:`shooter.web.pairing`). A
+console never keeps its own list of commands: it says what it is (its :class:`Caller`) and the dispatcher asks
+the command's Spec.
 """
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ class Waiting:
     target: int | None = None
     named: str | None = None   # the colour the wild's player named
     by: str = ""               # who named it: "tap" or "card"
-    asked: bool = False        # its `seen` event has been sent
+    asked: list[str] | None = None   # what its last `seen` event asked for (None: none was sent)
 
 
 LineHandler = Callable[[str, Sink, Caller], None]   # Controller.handle_line: one reply to the sink
@@ -284,9 +284,13 @@ class PileReports:
         return asks
 
     def _ask(self, w: Waiting) -> None:
-        if not w.asked:
+        """The phones asked (a ``seen`` event) for what ``w`` still needs; once, and again when that changed."""
+        asks = self._asks(w)
+        if w.asked == asks:
+            return
+        if w.asked is None:
             self.counts["asked"] += 1
-        w.asked = True
+        w.asked = asks
         self.events.emit("seen", **self._seen(w))
 
     def _seen(self, w: Waiting) -> dict[str, Any]:
@@ -297,7 +301,7 @@ class PileReports:
                 "asks": self._asks(w)}
 
     def _close(self, w: Waiting, outcome: str) -> None:
-        if w.asked:
+        if w.asked is not None:
             self.events.emit("seen-closed", id=w.id, outcome=outcome)
 
     # ---- the table, as the rules see it ----
