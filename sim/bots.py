@@ -63,6 +63,12 @@ class CardsAtTable:
     def send(self, line: str, *, may_fail: bool = False) -> Message:
         raise NotImplementedError
 
+    def _collect_shots(self) -> None:
+        raise NotImplementedError
+
+    def check_cards(self) -> None:
+        raise NotImplementedError
+
     def _put_down(self, seat: int, card: Any, line: str, *, target: int | None,
                   colour: Callable[[], str | None], last: bool) -> None:
         """``card`` is on the pile: the table is told (``line``, or in pile mode by ``reports``, then the taps
@@ -77,7 +83,8 @@ class CardsAtTable:
             self.send("seen last")   # Uno Extreme counts no hands: the player says it as the card goes down
         seen = len(self.events)
         self.reports()
-        self.send("status")          # the events the read caused are collected
+        self._collect_shots()        # what the read caused (a flip's side, a shot) is known before any tap
+        self.check_cards()
         for _ in range(3):
             camera = self._send("status")["camera"]
             if not camera["waiting"]:
@@ -95,6 +102,9 @@ class CardsAtTable:
         if not played or not played[-1]["reply"]["ok"] or self._send("status")["camera"]["waiting"]:
             raise BotError(f"seat {seat} put {card!r} on the pile and the table did not take it as its play: "
                            f"{played[-1] if played else 'no camera event'}")
+        if played[-1]["line"].split()[:3] != line.split()[:3]:   # in step: the card put down, by its player
+            raise BotError(f"seat {seat} put {card!r} on the pile and the table took it as "
+                           f"{played[-1]['line']!r}, not {line!r}")
         self.stats["plays read"] += 1
 
     def _gather(self) -> list[Any]:

@@ -340,7 +340,7 @@ class ExactBotTable(CardsAtTable):
                 else:
                     self.colour = face.colour
             return self.colour
-        self._put_down(seat, card, line, target=target, colour=name_colour, last=not hand)
+        self._put_down(seat, card, line, target=target, colour=name_colour, last=False)  # hands are counted
         self.stats["plays"] += 1
         self._uno_after(seat)
 
