@@ -265,3 +265,24 @@ def test_a_read_that_names_no_card_or_a_bad_confidence_is_refused_at_once():
                 dict(card="5", confidence=float("nan")), dict(card="5", alternatives=(("", None, 0.1),))]:
         with pytest.raises(ValueError, match="a read"):
             Read(**bad)
+
+
+def test_the_camera_session_in_the_protocol_doc_is_what_the_controller_says():
+    from pathlib import Path
+
+    from shooter.protocol import dumps
+    doc = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
+    body = doc.split("```camera\n", 1)[1].split("```", 1)[0]
+    rig = PileRig("auto", seed=4)
+    try:
+        said: list[str] = []
+        for line in body.splitlines():
+            if line.startswith("> "):
+                said += [line, *map(dumps, rig.send(line[2:]))]
+            elif line.startswith("~ "):
+                fields = json.loads(line[2:])
+                fields["alternatives"] = tuple(tuple(a) for a in fields.get("alternatives", ()))
+                said += [line, *map(dumps, rig.see(Read(**fields)))]
+        assert said == body.splitlines()
+    finally:
+        rig.close()
