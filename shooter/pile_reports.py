@@ -129,8 +129,8 @@ class PileReports:
         """``seen confirm id=N [pick=K] [target=T] [colour=C] [last]``: the card waiting is what it says."""
         w = self._waiting(id)
         if pick > len(w.read.alternatives):
-            raise BadArgument(f"pick= must be 0..{len(w.read.alternatives)}: read {id} has "
-                              f"{len(w.read.alternatives)} alternatives")
+            most = len(w.read.alternatives)
+            raise BadArgument(f"pick= must be 0..{most}: read {id} has no alternative {pick}")
         w.card, w.colour = w.read.pick(pick)
         w.sure = True
         if target is not None:
@@ -182,10 +182,11 @@ class PileReports:
     def _waiting(self, id: int) -> Waiting:
         w = next((w for w in self.waiting if w.id == id), None)
         if w is None:
-            ids = ", ".join(str(w.id) for w in self.waiting) or "none"
-            raise BadArgument(f"no read {id} waits (waiting: {ids})")
+            known = ", ".join(str(w.id) for w in self.waiting) or "none"
+            raise BadArgument(f"no read {id} waits (waiting: {known})")
         if w is not self.waiting[0]:
-            raise BadArgument(f"read {id} waits behind read {self.waiting[0].id}: that card lies under it")
+            first = self.waiting[0].id
+            raise BadArgument(f"read {id} waits behind read {first}: that card lies under it")
         return w
 
     def _tapped(self, w: Waiting) -> Reply:

@@ -32,7 +32,7 @@ class Read:
 
     def __post_init__(self) -> None:
         # a read comes from another part (a recogniser, a test): refuse one that could not be reported
-        problem = _problem(self)
+        problem = _fault(self)
         if problem:
             raise ValueError(f"a read {problem}")
 
@@ -44,7 +44,7 @@ class Read:
         return card, colour
 
 
-def _problem(read: Read) -> str:
+def _fault(read: Read) -> str:
     if not isinstance(read.card, str) or not read.card or any(c.isspace() or c == "=" for c in read.card):
         return f"names no card: {read.card!r}"
     if not 0.0 <= read.confidence <= 1.0:   # also refuses nan
