@@ -1,11 +1,12 @@
 """Who may run what: the kinds of console (:class:`Link`), the access each command declares in its
 :class:`~shooter.protocol.Spec` (:class:`Access`), and the one rule that joins them (:func:`refusal`).
 
-The consoles of the table's own (standard input/output, a serial port, TCP on loopback, and code in the
-controller's own process: the simulator, the benchmarks) are reached only by someone at the table, so they may
-do everything. The web console lets anyone on the network watch; acting needs a paired socket (the token a
-person at the table said yes to, :mod:`shooter.web.pairing`). A console never keeps its own list of commands:
-it says what it is (its :class:`Caller`) and the dispatcher asks the command's Spec.
+The consoles of the table's own (standard input/output, a serial port, TCP on loopback, code in the
+controller's own process: the simulator, the benchmarks, and the camera over the discard pile) are reached
+only by someone at the table, so they may do everything. The web console lets anyone on the network watch;
+acting needs a paired socket (the token a person at the table said yes to, :mod:`shooter.web.pairing`). A
+console never keeps its own list of commands: it says what it is (its :class:`Caller`) and the dispatcher asks
+the command's Spec.
 """
 
 from __future__ import annotations
@@ -33,10 +34,12 @@ class Link(StrEnum):
     SERIAL = "serial"     # Bluetooth, the USB gadget, the UART
     TCP = "tcp"           # on loopback only: someone logged in on the Pi
     PROCESS = "process"   # code in the controller's own process (the simulator, the benchmarks, tests)
+    CAMERA = "camera"     # the camera over the discard pile (shooter.pile_reports): it plays what it saw
     WEB = "web"           # a WebSocket: anyone who can reach the page
 
 
-OWN_LINKS = frozenset({Link.STDIO, Link.SERIAL, Link.TCP, Link.PROCESS})
+# the camera is the table's own: it is fitted to the shooter and reports only what lies on the table's pile
+OWN_LINKS = frozenset({Link.STDIO, Link.SERIAL, Link.TCP, Link.PROCESS, Link.CAMERA})
 
 NOT_PAIRED = ("this browser may only watch: pair it (press the shooter's button when asked) "
               "to send commands")

@@ -27,7 +27,9 @@ from .dispatch import Command, Handler
 from .errors import BadArgument
 from .game_commands import Desk
 from .pairing_commands import Web
-from .protocol import Spec, any_text, exact_text, integer, number, text_list
+from .pile_reports import PileReports
+from .protocol import Spec, any_text, choice, exact_text, integer, number, text_list
+from .reads import COLOURS
 from .sim_commands import SimulatedHardware
 from .table import args as table_args
 from .table.args import (
@@ -162,5 +164,19 @@ COMMANDS: list[Command] = [
      Handler(Web, web.pair_approve)),
     (Spec(("pair", "refuse"), access=PAIRED, required={"request": integer(1)}, usage="pair refuse request=R",
           summary="turns down the browser waiting with request R"), Handler(Web, web.pair_refuse)),
+    # the camera over the discard pile (shooter.pile_reports): a read that waits is confirmed with one tap
+    (Spec(("seen", "confirm"), access=PAIRED, required={"id": integer(1)},
+          optional={"pick": integer(0, 2), "target": SEAT, "colour": choice(*COLOURS)}, flags=("last",),
+          usage="seen confirm id=N [pick=K] [target=T] [colour=C] [last]",
+          summary="camera: the card of read N was played (pick=K: its K-th alternative); an aimed card's "
+                  "target, a wild's colour, the player's last card"), Handler(PileReports, PileReports.confirm)),
+    (Spec(("seen", "reject"), access=PAIRED, required={"id": integer(1)}, usage="seen reject id=N",
+          summary="camera: read N was no card played"), Handler(PileReports, PileReports.reject)),
+    (Spec(("seen",), access=PAIRED, required={"colour": choice(*COLOURS)}, optional={"id": integer(1)},
+          usage="seen colour=C [id=N]", summary="camera: the colour the wild's player named"),
+     Handler(PileReports, PileReports.colour)),
+    (Spec(("seen", "last"), access=PAIRED, usage="seen last",
+          summary="camera: the current player's card now read (or waiting) is their last"),
+     Handler(PileReports, PileReports.last_card)),
 ]
 

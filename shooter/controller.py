@@ -36,6 +36,7 @@ from .game_commands import Desk
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
 from .pairing_commands import Web, arm_pair_hold, pair_press, web_status
+from .pile_reports import PileReports, PileSettings
 from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name
 from .scheduler import Scheduler
 from .seats import SeatAngles, Seats, spread_between
@@ -67,12 +68,13 @@ class Controller:
                  storage: dict[str, Any] | None = None, rules: RuleOptions | None = None,
                  calibration: Calibration | None = None, config: Config | None = None,
                  hardware_info: dict[str, str] | None = None, saved_names: SavedNames | None = None,
-                 names: dict[int, str] | None = None) -> None:
+                 names: dict[int, str] | None = None, pile: PileSettings | None = None) -> None:
         """``world``: the simulator's (``--sim``), which the ``sim`` commands drive; ``storage``: {"mode":
         "memory", "path", "message"} when the game cannot be saved; ``rules``: the config's [rules], with which
         every new game starts; ``calibration``, ``config`` (as the file gave it, before the calibration) and
         ``hardware_info`` (the pin factory and servo backend in use): bring-up's; ``saved_names`` and ``names``:
-        the seat names' file in the state directory and the names read from it."""
+        the seat names' file in the state directory and the names read from it; ``pile``: how the camera's
+        reads of the discard pile are reported (off unless given)."""
         self.loop = loop
         self.clock = loop.clock
         self.hw = hw
@@ -98,9 +100,11 @@ class Controller:
                                hardware=dict(hardware_info or {}))
         self.web = Web(table=table, events=self.events, beeper=hw.beeper, button=hw.button, lid=hw.lid,
                        saved_names=saved_names, names=names)
+        self.pile = PileReports(table=table, events=self.events, handle_line=self.handle_line,
+                                run_line=self.run_line, settings=pile or PileSettings())
         # each command's part (dispatch.Handler.part): the handler is called with it
         self.parts: dict[type, object] = {Controller: self, Desk: self.desk, Bringup: self.bringup,
-                                          Web: self.web, SimulatedHardware: self.sim}
+                                          Web: self.web, SimulatedHardware: self.sim, PileReports: self.pile}
         hw.button.on_press = self.button_pressed
         loop.on_error = self.fail_safe
 
@@ -148,6 +152,8 @@ class Controller:
                 if line is None:
                     return
                 fields = run(self.parts, self.commands, line, caller, self._paired) or {}
+                if line.name == "play":   # a card reported: the camera's read of it waits no more
+                    self.pile.typed(caller)
                 answer = reply(line.name, **fields)
             except CommandError as error:
                 answer = error_reply(_reply_name(raw), error)
@@ -157,6 +163,13 @@ class Controller:
             respond(answer)
         finally:
             self.events.release()
+
+    def run_line(self, raw: str, caller: Caller) -> Reply:
+        """Carry out one line within the command being carried out (the camera's play of a tapped read): the
+        reply's fields, or the CommandError its console would be answered with."""
+        line = parse(raw)
+        assert line is not None, "the camera's lines are plays, never blank"
+        return run(self.parts, self.commands, line, caller, self._paired) or {}
 
     def _paired(self, token_id: int | None) -> bool:
         pairing = self.web.pairing
@@ -192,6 +205,7 @@ class Controller:
             "game": self.table.status(),
             **self.bringup.status(),
             **web_status(self.web),
+            **self.pile.status(),
             **({"storage": self.storage} if self.storage is not None else {}),
         }
 

@@ -61,6 +61,24 @@ class Broadcast:
         else:
             self._send(stamped)
 
+    @property
+    def holding(self) -> bool:
+        """A command's reply is pending: events are held back."""
+        return self._held is not None
+
+    def mark(self) -> int:
+        """Where the next event would go among those held back (0 when none are held)."""
+        return 0 if self._held is None else len(self._held)
+
+    def emit_at(self, at: int, name: str, **fields: Any) -> None:
+        """An event that goes ahead of the events held back since :meth:`mark` said ``at`` (a reply that
+        every console gets: the camera's line, answered before the events it caused); at once if none are."""
+        event = {"event": name, "t": stamp(self._clock.now()), **fields}
+        if self._held is not None:
+            self._held.insert(at, event)
+        else:
+            self._send(event)
+
     def hold(self) -> None:
         """Hold events back from now on (a command's reply is pending)."""
         self._held = []

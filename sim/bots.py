@@ -9,6 +9,14 @@ card) is shuffled and loaded (E-REFILL).
 
 The bots never import the controller: they only send lines and read replies and events. They check
 the one invariant a physical table has at every step: magazine + slot + hands + pile = the deck.
+
+The discard pile is the world's (:attr:`sim.world.ShooterWorld.pile`): the bots put their cards on it. By
+default they also tell the table each play (``play CARD seat=S ...``). In pile mode
+(:meth:`CardsAtTable.pile_mode`) they never do: someone else tells the table what lies on the pile
+(``reports()``, called once the card is down: the camera's reads, or a test's stand-in for them), and the bots
+only answer what the table then asks, as the people at a table with a camera would: an aimed card's target
+and a wild's colour with a tap (``seen confirm id=N target=T``, ``seen colour=C``), a read it is unsure of
+(``seen confirm id=N``), and a last card (``seen last``, said as it is put down). They still press, call Uno and catch.
 """
 
 from __future__ import annotations
@@ -37,10 +45,67 @@ class CardsAtTable:
 
     world: ShooterWorld
     hands: dict[int, list[Any]]
-    pile: list[Any]
     box: list[Any]
     stats: Counter[str]
+    events: list[Message]
+    reports: Callable[[], None] | None   # pile mode: who tells the table what lies on the pile
     _send: Send
+
+    def pile_mode(self, reports: Callable[[], None]) -> None:
+        """From now on the bots never report a play: ``reports()`` tells the table what lies on the pile."""
+        self.reports = reports
+
+    @property
+    def pile(self) -> list[Any]:
+        """The discard pile on the table (the world's), top last."""
+        return self.world.pile
+
+    def send(self, line: str, *, may_fail: bool = False) -> Message:
+        raise NotImplementedError
+
+    def _collect_shots(self) -> None:
+        raise NotImplementedError
+
+    def check_cards(self) -> None:
+        raise NotImplementedError
+
+    def _put_down(self, seat: int, card: Any, line: str, *, target: int | None,
+                  colour: Callable[[], str | None], last: bool) -> None:
+        """``card`` is on the pile: the table is told (``line``, or in pile mode by ``reports``, then the taps
+        it asks for); ``colour()`` names the colour in play now (its player's choice for a wild). A play the
+        table refuses is a BotError: the game would no longer follow the cards."""
+        if self.reports is None:
+            self.send(line)
+            colour()   # (after the line, as the bots always have: a seed plays the same game)
+            return
+        named = colour()
+        if last:
+            self.send("seen last")   # Uno Extreme counts no hands: the player says it as the card goes down
+        seen = len(self.events)
+        self.reports()
+        self._collect_shots()        # what the read caused (a flip's side, a shot) is known before any tap
+        self.check_cards()
+        for _ in range(3):
+            camera = self._send("status")["camera"]
+            if not camera["waiting"]:
+                break
+            head = camera["waiting"][0]
+            if head["asks"] == ["colour"]:
+                self.send(f"seen colour={named}")
+                self.stats["colours named"] += 1
+                continue
+            options = [f"target={target}"] * ("target" in head["asks"]) + [f"colour={named}"] * (
+                "colour" in head["asks"])
+            self.send(" ".join([f"seen confirm id={head['id']}", *options]))
+            self.stats["reads confirmed"] += 1
+        played = [e for e in self.events[seen:] if e["event"] == "camera"]
+        if not played or not played[-1]["reply"]["ok"] or self._send("status")["camera"]["waiting"]:
+            raise BotError(f"seat {seat} put {card!r} on the pile and the table did not take it as its play: "
+                           f"{played[-1] if played else 'no camera event'}")
+        if played[-1]["line"].split()[:3] != line.split()[:3]:   # in step: the card put down, by its player
+            raise BotError(f"seat {seat} put {card!r} on the pile and the table took it as "
+                           f"{played[-1]['line']!r}, not {line!r}")
+        self.stats["plays read"] += 1
 
     def _gather(self) -> list[Any]:
         """Every card back together for a new round: the magazine emptied with the lid open."""
@@ -49,8 +114,7 @@ class CardsAtTable:
         for hand in self.hands.values():
             cards += hand
             hand.clear()
-        cards += self.pile + self.box
-        self.pile.clear()
+        cards += self.world.take_pile(keep_top=False) + self.box
         self.box.clear()
         return cards
 
@@ -78,7 +142,7 @@ class BotTable(CardsAtTable):
         self.rng = rng
         self.forget_uno, self.catch, self.wrong_card, self.jam = forget_uno, catch, wrong_card, jam
         self.hands: dict[int, list[Card]] = {s: [] for s in range(1, players + 1)}
-        self.pile: list[Card] = []
+        self.reports = None   # pile mode: pile_mode(reports)
         self.colour: str | None = None
         self._seen_events = 0
         self.box: list[Card] = list(deck)  # cards not dealt yet
@@ -145,8 +209,7 @@ class BotTable(CardsAtTable):
         if len(self.pile) < 2 or self._refilling:
             return
         self._refilling = True
-        top, rest = self.pile[-1], self.pile[:-1]
-        self.pile[:] = [top]
+        rest = self.world.take_pile(keep_top=True)
         self.rng.shuffle(rest)
         self.world.open_lid()
         self.world.load(rest)
@@ -177,7 +240,7 @@ class BotTable(CardsAtTable):
             for seat in seats:
                 self.hands[seat].append(cards.pop())
         first = cards.pop()
-        self.pile.append(first)
+        self.world.put_on_pile(first)
         self.world.load(cards)
         self.send("sim lid close")
         self.send(f"magazine cards={len(cards)}")
@@ -235,7 +298,7 @@ class BotTable(CardsAtTable):
                 self._refilling = True  # the wrong card stays on the pile until it is taken back
                 self._play(seat, wrong[0], honest=False)
                 self.send(f"penalty wrong-card seat={seat}")   # P-WRONG: the others noticed at once
-                hand.append(self.pile.pop())
+                hand += self._one_sided([self.world.take_from_pile()])
                 self._refilling = False
                 self.colour = colour
                 self.stats["wrong cards"] += 1
@@ -246,8 +309,9 @@ class BotTable(CardsAtTable):
     def _play(self, seat: int, card: Card, honest: bool = True) -> None:
         hand = self.hands[seat]
         hand.remove(card)
-        self.pile.append(card)
+        self.world.put_on_pile(card)
         line = f"play {card.name} seat={seat}"
+        target = None
         if card.face == "extreme-hit":
             others = [s for s in self.hands if s != seat and self.hands[s]]
             target = min(others, key=lambda s: (len(self.hands[s]), self.rng.random()))
@@ -258,12 +322,13 @@ class BotTable(CardsAtTable):
         if calls and self.rng.random() < 0.5:
             self.send(f"uno seat={seat}")   # called while putting the card down
             calls = False
-        self.send(line)
-        if card.face in self.wilds:
+
+        def name_colour() -> str | None:   # the colour the player names (a wild), or the card's
             held = Counter(c.colour for c in hand if c.colour)
-            self.colour = held.most_common(1)[0][0] if held else self.rng.choice(COLOURS)
-        else:
-            self.colour = card.colour
+            self.colour = card.colour if card.face not in self.wilds else (
+                held.most_common(1)[0][0] if held else self.rng.choice(COLOURS))
+            return self.colour
+        self._put_down(seat, card, line, target=target, colour=name_colour, last=not hand)
         if calls:
             self.send(f"uno seat={seat}")
         elif honest and len(hand) == 1 and self.rng.random() < self.catch:

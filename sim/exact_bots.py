@@ -8,6 +8,9 @@ the seat it was aimed at (the first card onto the pile; cards beyond the plan ar
 refill). Forced swaps and wild shuffles move real cards; Flip's Draw Colour draws until a real card of the
 named colour shows.
 
+The discard pile is the world's; in pile mode (``pile_mode(reports)``) the bots never report a play: they put the card
+on the pile and answer what the table asks, as :mod:`sim.bots` describes.
+
 After every line the bots check that no card was lost or doubled (magazine + slot + hands + pile + laid
 aside = the deck) and that the controller's hand counts (``status``) are the bots' real hands.
 """
@@ -56,7 +59,7 @@ class ExactBotTable(CardsAtTable):
         self.forget_uno, self.catch, self.cheat, self.challenge_chance, self.jam = (
             forget_uno, catch, cheat, challenge, jam)
         self.hands: dict[int, list[TableCard]] = {s: [] for s in range(1, players + 1)}
-        self.pile: list[TableCard] = []
+        self.reports = None   # pile mode: pile_mode(reports)
         # cards off the table: not dealt yet, laid aside (surplus, void first cards)
         self.box: list[TableCard] = list(deck)
         self.side = "light"
@@ -120,7 +123,8 @@ class ExactBotTable(CardsAtTable):
                 cards = launcher.take(event["ejected"])
                 kept, surplus = cards[:event["planned"]], cards[event["planned"]:]
                 if event["reason"] == "first":
-                    self.pile += kept  # turned up by the dealer
+                    for card in kept:  # turned up by the dealer
+                        self.world.put_on_pile(card)
                 else:
                     self.hands[event["seat"]] += kept
                 self.box += surplus
@@ -140,7 +144,7 @@ class ExactBotTable(CardsAtTable):
         """A flip: the discard pile is turned over (its bottom card now on top), hands turn in the players'
         hands, and the draw pile too: the lid opened, the magazine's stack turned over, the lid closed."""
         self.side = side
-        self.pile.reverse()
+        self.world.turn_pile_over()
         self.world.open_lid()
         self.world.launcher.magazine.reverse()
         self.world.close_lid()
@@ -150,10 +154,9 @@ class ExactBotTable(CardsAtTable):
 
     def _refill(self) -> None:
         """D-REFILL: the discard pile but its top card, and the cards laid aside, shuffled into the shooter."""
-        rest = self.pile[:-1] + self.box
-        if not rest:
+        if not self.pile[:-1] and not self.box:
             return
-        self.pile[:] = self.pile[-1:]
+        rest = self.world.take_pile(keep_top=True) + self.box
         self.box.clear()
         self.rng.shuffle(rest)
         self.world.open_lid()
@@ -248,8 +251,7 @@ class ExactBotTable(CardsAtTable):
             self.send(f"first {self.name(top)}")
             if self.status()["phase"] == "first":
                 if self.face(top).face in self.facts.back_to_deck:
-                    self.pile.remove(top)
-                    self.box.append(top)  # back to the deck (the next refill)
+                    self.box.append(self.world.take_from_pile(top))  # back to the deck (the next refill)
                 self.stats["void first cards"] += 1
         face = self.face(self.pile[-1])
         self.colour = face.colour or self.rng.choice(self.colours)
@@ -314,8 +316,9 @@ class ExactBotTable(CardsAtTable):
         if self._is_wild_draw(card):
             self.legal = self._legal(seat, card)
         hand.remove(card)
-        self.pile.append(card)
+        self.world.put_on_pile(card)
         line = f"play {self.name(card)} seat={seat}"
+        target = None
         # the card's effect on the real cards happens as it is played
         if face.face in self.facts.targeted:
             others = [s for s in self.hands if s != seat]
@@ -328,14 +331,17 @@ class ExactBotTable(CardsAtTable):
             self._shuffle_hands(seat)
         if not hand:
             line += " last"
-        self.send(line)
+
+        def name_colour() -> str | None:   # the colour the player names (a wild), or the card's
+            if not self.facts.colour_free and face.face not in self.facts.flips:
+                if face.face in self.wilds:
+                    held = Counter(self.face(c).colour for c in hand if self.face(c).colour)
+                    self.colour = held.most_common(1)[0][0] if held else self.rng.choice(self.colours)
+                else:
+                    self.colour = face.colour
+            return self.colour
+        self._put_down(seat, card, line, target=target, colour=name_colour, last=False)  # hands are counted
         self.stats["plays"] += 1
-        if not self.facts.colour_free and face.face not in self.facts.flips:
-            if face.face in self.wilds:
-                held = Counter(self.face(c).colour for c in hand if self.face(c).colour)
-                self.colour = held.most_common(1)[0][0] if held else self.rng.choice(self.colours)
-            else:
-                self.colour = face.colour
         self._uno_after(seat)
 
     def _shuffle_hands(self, seat: int) -> None:

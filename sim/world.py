@@ -7,6 +7,9 @@ drives (motor, servo, beeper) and drives the inputs it reads (button, lid, exit
 beam), with contact bounce where real contacts bounce. It never imports the
 controller; tests and ``sim`` console commands act on it as a person would.
 
+It also holds the discard pile on the table (:attr:`ShooterWorld.pile`, top last): the physical cards the
+players put down, in order, which the simulated camera renders and a player takes back or gathers up.
+
 It also watches safety from outside: :attr:`motor_with_lid_open` collects every
 stretch of virtual time during which the motor pins were on while the lid was open,
 and :attr:`longest_motor_run` is the longest continuous run of the motor, runs
@@ -24,7 +27,7 @@ from functools import partial
 from hal.clock import Clock, Timer
 from hal.settings import MotorSettings, PinMap
 
-from .cards import TableCard
+from .cards import Card, FlipCard, TableCard
 from .launcher import Launcher
 from .params import SimParams
 from .pins import SimFactory, SimPin
@@ -73,6 +76,42 @@ class ShooterWorld:
         self._pin["beeper"].listeners.append(self._beeper_changed)
         if cards:
             self.launcher.load(cards)
+        self.pile: list[TableCard] = []   # the discard pile on the table, top last
+        self.pile_side = "light"          # the side of two-sided cards (Uno Flip) that shows on the pile
+
+    # ---- the discard pile ----
+    def put_on_pile(self, card: TableCard) -> None:
+        """A card is put on top of the discard pile (played, or turned up by the dealer). (Who puts cards down
+        checks that no card is in two places: the bots, after every line.)"""
+        self.pile.append(card)
+
+    def take_from_pile(self, card: TableCard | None = None) -> TableCard:
+        """A card is taken off the pile: the top one back into a hand (a wrong card), or ``card`` (a void first
+        card back to the deck, the dealer's next card already turned up on it)."""
+        if not self.pile or (card is not None and not any(c is card for c in self.pile)):
+            raise ValueError("the discard pile is empty" if not self.pile else f"{card!r} is not on the pile")
+        if card is None:
+            return self.pile.pop()
+        self.pile[:] = [c for c in self.pile if c is not card]
+        return card
+
+    def take_pile(self, *, keep_top: bool) -> list[TableCard]:
+        """The pile picked up, bottom first: all of it at a round's end, or all but its top card to be shuffled
+        into the shooter when it runs low (the top card stays, face up, as the pile's only card)."""
+        cut = len(self.pile) - 1 if keep_top and self.pile else len(self.pile)
+        taken, self.pile[:] = self.pile[:cut], self.pile[cut:]
+        if not self.pile:
+            self.pile_side = "light"   # a new pile: Flip's cards are dealt and turned up light side up
+        return taken
+
+    def turn_pile_over(self) -> None:
+        """Uno Flip's flip: the pile is turned over as one stack, its bottom card now on top (its other side up)."""
+        self.pile.reverse()
+        self.pile_side = "dark" if self.pile_side == "light" else "light"
+
+    def face_up(self, card: TableCard) -> Card:
+        """The face of a card on the pile that shows (a two-sided card: the pile's side)."""
+        return card.side(self.pile_side) if isinstance(card, FlipCard) else card
 
     # ---- what a person does ----
     def press_button(self, hold: float | None = None) -> None:

@@ -33,7 +33,7 @@ from shooter.web.pairing import Pairing
 POOL = [*map(str, range(-1, 21)), "25", "100", "112", "500", "86400", "0.5", "2.5", "45", "-30", "1e3", "x",
         "extreme", "classic", "all-wild", "flip", "2016", "2010", "winner", "lowest", "elimination", "redraw",
         "apply", "light", "dark", "cw", "ccw", "upheld", "rejected", "random", "Ann", "Ann,Bob,-,Dirk",
-        "5,skip,wild", "red-5", "tok3N-_x"]
+        "5,skip,wild", "red-5", "tok3N-_x", "red"]
 WORDS = ["5", "7", "skip", "reverse", "wild", "draw-two", "extreme-hit", "x"]   # positional words (a card)
 LIMIT = 20.0   # s: only a guard against a hang
 CALLERS = ["web unpaired", "web paired", "web revoked", *sorted(OWN_LINKS)]

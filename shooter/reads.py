@@ -1,0 +1,59 @@
+"""What the table learns from the discard pile: one :class:`Read` of the card that was put on top.
+
+A read is data, whoever made it: the recogniser looking at camera frames (``shooter.vision``), or a test that
+knows the card. It names the card as the protocol does (``7``, ``skip``, ``wild-draw-four``: the names ``play``
+takes), the colour printed on it (None for a black card: a wild's colour is named by the player, not printed),
+the side that shows (Uno Flip's ``light`` or ``dark``; None for a one-sided deck), how sure the reader is (0..1)
+and the nearest other readings, best first. :class:`shooter.pile_reports.PileReports` turns reads into plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The colours a card can be printed in or a wild's player can name: the light side (every deck but Flip's dark
+# side) and Uno Flip's dark side. ``seen colour=C`` takes any of them.
+LIGHT_COLOURS = ("red", "yellow", "green", "blue")
+DARK_COLOURS = ("pink", "teal", "orange", "purple")
+COLOURS = LIGHT_COLOURS + DARK_COLOURS
+
+Alternative = tuple[str, str | None, float]   # (card, colour or None, confidence)
+
+
+@dataclass(frozen=True)
+class Read:
+    """One card seen on top of the discard pile (see the module docstring)."""
+
+    card: str
+    colour: str | None = None
+    side: str | None = None
+    confidence: float = 1.0
+    alternatives: tuple[Alternative, ...] = ()
+
+    def __post_init__(self) -> None:
+        # a read comes from another part (a recogniser, a test): refuse one that could not be reported
+        problem = _fault(self)
+        if problem:
+            raise ValueError(f"a read {problem}")
+
+    def pick(self, k: int) -> tuple[str, str | None]:
+        """The card and colour of reading ``k``: 0 the read itself, 1.. its alternatives."""
+        if k == 0:
+            return self.card, self.colour
+        card, colour, _ = self.alternatives[k - 1]
+        return card, colour
+
+
+def _fault(read: Read) -> str:
+    if not isinstance(read.card, str) or not read.card or any(c.isspace() or c == "=" for c in read.card):
+        return f"names no card: {read.card!r}"
+    if not 0.0 <= read.confidence <= 1.0:   # also refuses nan
+        return f"must have a confidence 0..1, got {read.confidence!r}"
+    for card, colour, confidence in read.alternatives:
+        if not card or any(c.isspace() or c == "=" for c in card) or not 0.0 <= confidence <= 1.0:
+            return f"has a bad alternative {(card, colour, confidence)!r}"
+    colours = [read.colour, *(colour for _, colour, _ in read.alternatives)]
+    bad = next((c for c in colours if c is not None and c not in COLOURS), None)
+    if bad is not None:
+        return f"names no colour of a card: {bad!r}"
+    return ""
