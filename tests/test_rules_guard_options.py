@@ -49,3 +49,25 @@ def test_P_ADVICE_P_WRONG_a_penalty_without_its_kind_answers_every_penalty_usage
         find(COMMANDS, line)
     assert refused.value.message == "usage: penalty advice seat=S | penalty wrong-card seat=S"
     assert find(COMMANDS, parse("penalty advice seat=2"))[0].usage == "penalty advice seat=S"
+
+
+@pytest.mark.parametrize("text, link, message", [
+    ("pair", "stdio", "pair is the web console's: a console of the table's own needs no pairing"),
+    ("sim lid open", "web", "sim lid open is for a console of the table's own (stdio, serial, TCP on loopback), "
+                            "not the web console"),
+    ("calibrate seat=1", "web", "calibrate is for a console of the table's own (stdio, serial, TCP on loopback), "
+                                "not the web console"),
+])
+def test_who_may_run_what_a_refused_command_is_named_in_its_refusal(text, link, message):
+    # docs/protocol.md "Who may run what": refused before its arguments are looked at, in one sentence naming it
+    from shooter.access import Caller, Link
+    from shooter.commands import COMMANDS
+    from shooter.dispatch import run
+    from shooter.errors import CommandError
+    from shooter.protocol import parse
+
+    line = parse(text)
+    assert line is not None
+    with pytest.raises(CommandError) as refused:
+        run({}, COMMANDS, line, Caller(Link(link)), lambda token_id: False)
+    assert refused.value.message == message
