@@ -86,3 +86,10 @@ def test_a_resumed_game_keeps_its_options_and_refuses_a_bad_value_naming_its_fie
     data["options"][field] = value
     with pytest.raises(StateFileError, match=rf": Rule option {field} has an invalid value"):
         Table.from_dict(data)
+
+
+def test_no_two_commands_of_the_table_have_the_same_words():
+    # what makes a line's longest matching command one command (dispatch.find never meets a tie)
+    from shooter.commands import COMMANDS
+    words = [spec.words for spec, _ in COMMANDS]
+    assert len(words) == len(set(words))
