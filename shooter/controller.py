@@ -42,6 +42,7 @@ from .scheduler import Scheduler
 from .seats import SeatAngles, Seats, spread_between
 from .sim_commands import SimulatedHardware
 from .table import RuleOptions, Table
+from .vocabulary import EventName, FaultReason, Lid, Reason
 
 if TYPE_CHECKING:
     from sim import ShooterWorld
@@ -124,15 +125,15 @@ class Controller:
     def fail_safe(self, exc: BaseException) -> None:
         """An exception reached the loop: stop the motor first (Launcher.fail), then say why."""
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-        self.launcher.fail(f"internal-error: {detail}")
+        self.launcher.fail(f"{FaultReason.INTERNAL_ERROR}: {detail}")
 
     # ---- output ----
     def add_sink(self, sink: Sink) -> None:
         self.events.add(sink)
         if self.storage is not None:  # each console learns at once that nothing is being saved
-            sink({"event": "storage", "t": stamp(self.clock.now()), **self.storage})
+            sink({"event": EventName.STORAGE, "t": stamp(self.clock.now()), **self.storage})
         if self.table.interrupted is not None:  # and of a shot cut short by a stop, until the table resolves it
-            sink({"event": "interrupted", "t": stamp(self.clock.now()), **self.table.interrupted})
+            sink({"event": EventName.INTERRUPTED, "t": stamp(self.clock.now()), **self.table.interrupted})
 
     def remove_sink(self, sink: Sink) -> None:
         self.events.remove(sink)
@@ -196,7 +197,7 @@ class Controller:
                 "state": self.launcher.protocol_state,
                 "aim": self.launcher.aimed_seat,
                 "angle": None if servo_angle is None else round(servo_angle, 3),
-                "lid": "open" if self.hw.lid.is_open else "closed",
+                "lid": Lid.OPEN if self.hw.lid.is_open else Lid.CLOSED,
                 "cards": self.launcher.cards,
                 "queue": len(self.launcher.queue),
                 "exit_sensor": self.hw.exit_sensor is not None,
@@ -250,11 +251,11 @@ class Controller:
         if table.game is not None and table.game.exact:
             return self.dealer.press(source, table.press)
         seat, reason = table.press_owner()
-        refusal = self.launcher.refusal(owed=reason != "draw")
+        refusal = self.launcher.refusal(owed=reason != Reason.DRAW)
         if refusal is not None:
             # never silently lost: a beep at the table and an event on every console
             self.hw.beeper.play(beeps.PRESS_REFUSED)
-            self.emit("refused", source=source, error=refusal[0], message=refusal[1])
+            self.emit(EventName.REFUSED, source=source, error=refusal[0], message=refusal[1])
             raise command_error(*refusal)
         if seat is None:  # no game: wherever the shooter points, like the original
             seat = self.launcher.aimed_seat
@@ -262,16 +263,17 @@ class Controller:
         planned = self.scheduler.next_press()
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":  # consoles learn of it before what it causes (the next turn)
-            self.emit("press", source=source, seat=seat, reason=reason)
+            self.emit(EventName.PRESS, source=source, seat=seat, reason=reason)
         self.desk.changed(events, Shot(seat=seat, reason=reason, planned=planned))
         return {"seat": seat, "reason": reason}
 
     def _shot_done(self, shot: Shot) -> None:
         """The launcher's one callback (declared at its construction): a shot is over."""
         cut_short = {"interrupted": shot.interrupted} if shot.interrupted else {}   # said only when it was
-        self.emit("shot", seat=shot.seat, planned=shot.planned, ejected=shot.ejected, reason=shot.reason, **cut_short)
+        self.emit(EventName.SHOT, seat=shot.seat, planned=shot.planned, ejected=shot.ejected, reason=shot.reason,
+                  **cut_short)
         if self.table.game is not None and self.table.game.exact:
             self.dealer.count(shot)
             return
-        if shot.reason != "draw" and not self.launcher.queue and self.table.press_owner()[1] == "draw":
+        if shot.reason != Reason.DRAW and not self.launcher.queue and self.table.press_owner()[1] == Reason.DRAW:
             self.hw.beeper.play(beeps.OWED_DONE)

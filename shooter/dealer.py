@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from . import beeps
 from .dispatch import Reply
-from .errors import CommandError, ShooterError, command_error
+from .errors import CommandError, ErrorCode, ShooterError, command_error
 from .events import Event
 from .launcher import Launcher, Shot
 from .scheduler import Scheduler
 from .table import Table
+from .vocabulary import EventName
 
 if TYPE_CHECKING:
     from hal.interfaces import Beeper
@@ -61,20 +62,20 @@ class Dealer:
         """A press (or `draw`) in an exact variant: the head of the owed queue in full, or the draw."""
         refusal = self.launcher.refusal(owed=True)
         if refusal is None and self.in_flight():
-            refusal = ("busy", "the shooter is still serving the last shot; press when it is done")
+            refusal = (ErrorCode.BUSY, "the shooter is still serving the last shot; press when it is done")
         try:
             if refusal is not None:
                 raise command_error(*refusal)
             events = serve()
         except CommandError as error:
             self.beeper.play(beeps.PRESS_REFUSED)
-            self.emit("refused", source=source, error=error.code, message=error.message)
+            self.emit(EventName.REFUSED, source=source, error=error.code, message=error.message)
             raise
         due = self._due()
         shot = self._shot(due)
         self.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":
-            self.emit("press", source=source, seat=shot.seat, reason=shot.reason)
+            self.emit(EventName.PRESS, source=source, seat=shot.seat, reason=shot.reason)
         self._record(shot)   # saved with the press
         self.changed(events, shot)
         return {"seat": shot.seat, "reason": shot.reason, "cards": due[2]}
@@ -88,7 +89,8 @@ class Dealer:
             self.changed(table.count_shot(shot.planned, shot.ejected, shot.seat, shot.reason), None)
         except CommandError as error:
             # the cards are out but are no entry's (a bug in the table): said, never a fault that strands the game
-            self.emit("uncounted", seat=shot.seat, cards=shot.ejected, reason=shot.reason, message=error.message)
+            self.emit(EventName.UNCOUNTED, seat=shot.seat, cards=shot.ejected, reason=shot.reason,
+                      message=error.message)
             self.save()   # the shot is over (its record cleared), counted or not
             return
         head_now = table.game.head if table.game is not None else None

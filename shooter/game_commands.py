@@ -14,6 +14,7 @@ from .launcher import Launcher, Shot
 from .protocol import whole_number
 from .scheduler import Scheduler
 from .table import RuleOptions, Table
+from .vocabulary import EventName, Phase
 
 if TYPE_CHECKING:
     from hal.interfaces import Beeper
@@ -69,7 +70,7 @@ class Desk:
         try:
             self.store.save(state)
         except OSError as exc:
-            self.emit("save-failed", path=str(self.store.path), message=str(exc))
+            self.emit(EventName.SAVE_FAILED, path=str(self.store.path), message=str(exc))
             return
         self._saved = state
 
@@ -88,7 +89,7 @@ def game_new(desk: Desk, players: int, dealer: str | None = None, force: bool = 
             raise BadArgument(f"dealer= must be a seat or random, got {dealer!r}") from None
     table = desk.table
     game = table.status()
-    if game is not None and game["phase"] != "over" and not force:
+    if game is not None and game["phase"] != Phase.OVER and not force:
         totals = ", ".join(f"{seat}: {points}" for seat, points in game["totals"].items())
         raise WrongPhase(f"a game is running (round {game['round']}, totals {totals}); "
                                           "`game new ... force` ends it and starts a new one")
@@ -103,7 +104,7 @@ def game_new(desk: Desk, players: int, dealer: str | None = None, force: bool = 
         raise
     # every console learns of the new game (a phone that did not send the line redraws its table)
     new = table.status() or {}
-    desk.emit("game", players=new.get("players"), dealer=new.get("dealer"), variant=new.get("variant"))
+    desk.emit(EventName.GAME, players=new.get("players"), dealer=new.get("dealer"), variant=new.get("variant"))
     desk.changed(events)
 
 
@@ -127,7 +128,7 @@ def first(desk: Desk, card: str) -> Reply:
     desk.changed(desk.table.first_card(card))
     desk.dealer.serve_dealt()
     # D-FIRST: a void card stays in phase first: another card is shot to the dealer and must be turned up
-    return {"again": desk.table.phase == "first"}
+    return {"again": desk.table.phase == Phase.FIRST}
 
 
 def draw(desk: Desk, seat: int | None = None) -> Reply:

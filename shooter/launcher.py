@@ -34,7 +34,9 @@ from typing import Any
 from hal import Clock, HardwareParts, LidOpenError, Timer
 
 from . import beeps
+from .errors import ErrorCode
 from .fsm import TableMachine
+from .vocabulary import CutShort, EventName, Lid, ShooterState
 
 
 @dataclass(frozen=True)
@@ -42,15 +44,15 @@ class StateRules:
     """What one state lets through. ``refusal``: the error code and message a press gets here
     (docs/protocol.md's codes; ``empty`` and ``fault`` are additions), None when every press is taken."""
 
-    refusal: tuple[str, str] | None
+    refusal: tuple[ErrorCode, str] | None
     owed_queue: bool = False   # a press that pays an owed card queues here (the shooter is busy)
     aim: bool = False          # ``aim seat=S`` is taken here
     aim_angle: bool = False    # ``aim angle=A`` (bring-up) is taken here: the turntable is still, no turn under way
     counted: bool = False      # shooting from the magazine: a count of 0 refuses a press first
 
 
-_FIRING = ("busy", "the shooter is firing")
-_LID = ("lid-open", "the lid is open: close it to shoot")
+_FIRING = (ErrorCode.BUSY, "the shooter is firing")
+_LID = (ErrorCode.LID_OPEN, "the lid is open: close it to shoot")
 
 # Each state, what it does on entering (a named callback) and what it lets through: the one place.
 STATE_TABLE: list[dict[str, str]] = [
@@ -66,16 +68,18 @@ STATE_TABLE: list[dict[str, str]] = [
     {"name": "fault", "on_enter": "_faulted"},
 ]
 STATE_RULES = {
-    "booting": StateRules(("busy", "the shooter is starting")),
+    "booting": StateRules((ErrorCode.BUSY, "the shooter is starting")),
     "ready": StateRules(None, owed_queue=True, aim=True, aim_angle=True, counted=True),
-    "aiming": StateRules(("busy", "the shooter is turning"), owed_queue=True, aim=True, counted=True),
+    "aiming": StateRules((ErrorCode.BUSY, "the shooter is turning"), owed_queue=True, aim=True, counted=True),
     "firing": StateRules(_FIRING, owed_queue=True, counted=True),
     "retracting": StateRules(_FIRING, owed_queue=True, counted=True),
     "lid_open": StateRules(_LID, aim=True, aim_angle=True),
     "clearing": StateRules(_LID, aim=True, aim_angle=True),
-    "jammed": StateRules(("jammed", "a card is jammed: open and close the lid to clear it"), aim=True, aim_angle=True),
-    "empty": StateRules(("empty", "the magazine is empty: load cards and close the lid"), aim=True, aim_angle=True),
-    "fault": StateRules(("fault", "the shooter stopped on a fault: open and close the lid to reset it")),
+    "jammed": StateRules((ErrorCode.JAMMED, "a card is jammed: open and close the lid to clear it"), aim=True,
+                          aim_angle=True),
+    "empty": StateRules((ErrorCode.EMPTY, "the magazine is empty: load cards and close the lid"), aim=True,
+                        aim_angle=True),
+    "fault": StateRules((ErrorCode.FAULT, "the shooter stopped on a fault: open and close the lid to reset it")),
 }
 STATES = [s["name"] for s in STATE_TABLE]
 # where ``aim angle=A`` (bring-up) turns the servo: the states whose rules take it (the turntable still)
@@ -129,8 +133,9 @@ TRANSITIONS: list[dict[str, Any]] = [
 IGNORED_ELSEWHERE = ["arrived", "card_seen", "beam_clear", "lid_opened", "lid_closed", "failed",
                     "serve", "recounted"]
 
-# The protocol's names for the states (status.shooter.state)
-PROTOCOL_STATE = {s: s.replace("_", "-") for s in STATES} | {"clearing": "lid-open"}
+# The protocol's names for the states (status.shooter.state); a state without one fails here, at import
+PROTOCOL_STATE = ({s: ShooterState(s.replace("_", "-")) for s in STATES if s != "clearing"}
+                  | {"clearing": ShooterState.LID_OPEN})
 
 
 @dataclass(frozen=True)
@@ -153,7 +158,7 @@ class Shot:
     reason: str
     planned: int
     ejected: int | None = 0          # counted by the exit sensor; None once reported without one
-    interrupted: str | None = None   # "lid", "jam", "empty", "fault" if the burst was cut short
+    interrupted: CutShort | None = None   # what cut the burst short, if anything
 
 
 class Launcher:
@@ -239,7 +244,7 @@ class Launcher:
         self.hw.motor.stop()
         self.booted()
 
-    def refusal(self, owed: bool) -> tuple[str, str] | None:
+    def refusal(self, owed: bool) -> tuple[ErrorCode, str] | None:
         """Why a press cannot be taken now, or None. Owed presses queue while busy."""
         rules = STATE_RULES[self.state]
         if rules.counted and self.cards == 0:
@@ -296,7 +301,7 @@ class Launcher:
         self.hw.safe_stop()
         self._cancel_timer()
         self.failed()
-        self.emit("fault", reason=reason)
+        self.emit(EventName.FAULT, reason=reason)
 
     # ---- serving the next thing (in ready) ----
     def _seat_exists(self, seat: int | None) -> bool:
@@ -346,7 +351,7 @@ class Launcher:
 
     def _aimed(self) -> None:
         self.aimed_seat = self._target_seat
-        self.emit("aim", seat=self.aimed_seat, angle=self.hw.servo.angle)
+        self.emit(EventName.AIM, seat=self.aimed_seat, angle=self.hw.servo.angle)
 
     # ---- a burst ----
     def _start_burst(self) -> None:
@@ -433,27 +438,27 @@ class Launcher:
 
     # ---- stopped ----
     def _jammed(self) -> None:
-        self._interrupt("jam")
+        self._interrupt(CutShort.JAM)
         self.hw.beeper.play(beeps.JAM)
-        self.emit("jam", seat=self.aimed_seat)
+        self.emit(EventName.JAM, seat=self.aimed_seat)
         self._pull_back(lambda: None)
 
     def _emptied(self) -> None:
         self.hw.motor.stop()
-        self._interrupt("empty")
+        self._interrupt(CutShort.EMPTY)
         self.hw.beeper.play(beeps.EMPTY)
-        self.emit("empty", seat=self.aimed_seat)
+        self.emit(EventName.EMPTY, seat=self.aimed_seat)
 
     def _interrupt_for_fault(self) -> None:
-        self._interrupt("fault")
+        self._interrupt(CutShort.FAULT)
 
     def _faulted(self) -> None:
         self.hw.beeper.play(beeps.FAULT)
 
     def _announce_cleared(self) -> None:
-        self.emit("cleared", seat=self.aimed_seat)
+        self.emit(EventName.CLEARED, seat=self.aimed_seat)
 
-    def _interrupt(self, why: str) -> None:
+    def _interrupt(self, why: CutShort) -> None:
         if self.current is not None:
             shot, self.current = self.current, None
             shot.interrupted = why
@@ -468,17 +473,17 @@ class Launcher:
     def _stop_for_lid(self) -> None:
         # hal.Hardware has already stopped the motor.
         self._cancel_timer()
-        self._interrupt("lid")
+        self._interrupt(CutShort.LID)
 
     def _forget_aim(self) -> None:
         self.aimed_seat = None  # the turn was cut short: where it points is unknown
 
     def _announce_lid_open(self) -> None:
-        self.emit("lid", state="open")
+        self.emit(EventName.LID, state=Lid.OPEN)
 
     def _announce_lid_closed(self) -> None:
         self.hw.beeper.play(beeps.LID_CLOSED)
-        self.emit("lid", state="closed")
+        self.emit(EventName.LID, state=Lid.CLOSED)
 
     def _forget_empty_count(self) -> None:
         if self.cards == 0:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import beeps
 from .errors import BadArgument, NotPaired
+from .vocabulary import EventName, PairingReason, Phase
 
 if TYPE_CHECKING:
     from hal.interfaces import Beeper, Button, Lid
@@ -47,7 +48,7 @@ class Web:
 
 def game_running(web: Web) -> bool:
     """A game is on (dealt, played or being scored): the button's short press is a player's, never a pairing."""
-    return web.table.game is not None and web.table.phase != "over"
+    return web.table.game is not None and web.table.phase != Phase.OVER
 
 
 def pair_press(web: Web) -> bool:
@@ -85,7 +86,7 @@ def pair_by_box(web: Web) -> None:
     if grant is None:
         web.beeper.play(beeps.PRESS_REFUSED)
         from .web.pairing import SEVERAL
-        web.emit("pairing-refused", waiting=waiting, message=SEVERAL)
+        web.emit(EventName.PAIRING_REFUSED, waiting=waiting, message=SEVERAL)
         return
     _granted(web, grant)
 
@@ -93,9 +94,9 @@ def pair_by_box(web: Web) -> None:
 def _granted(web: Web, grant: Grant) -> None:
     """A beep, ``paired`` to every console, and each token evicted to make room is an unpair like ``unpair``."""
     web.beeper.play(beeps.PAIRED)
-    web.emit("paired", id=grant.id, request=grant.request)
+    web.emit(EventName.PAIRED, id=grant.id, request=grant.request)
     for token_id in grant.evicted:
-        web.emit("unpaired", id=token_id, reason="evicted")
+        web.emit(EventName.UNPAIRED, id=token_id, reason=PairingReason.EVICTED)
 
 
 def _pairing(web: Web) -> Pairing:
@@ -117,7 +118,7 @@ def pair(web: Web, name: str | None = None, *, caller: Caller) -> dict[str, Any]
     pairing = _pairing(web)
     req = pairing.request(caller, address=caller.address, device=caller.device, name=name, on_grant=caller.holds)
     # the people at the table see that someone asked (and who) before anyone says yes
-    web.events.emit_event({"event": "pair-waiting", "label": req.label, "device": req.device, "name": req.name,
+    web.events.emit_event({"event": EventName.PAIR_WAITING, "label": req.label, "device": req.device, "name": req.name,
                            "request": req.number, "waiting": pairing.waiting_count})
     return {"seconds": WINDOW, "request": req.number, "hold": HOLD}
 
@@ -143,7 +144,7 @@ def pair_refuse(web: Web, request: int) -> dict[str, Any]:
     pairing = _pairing(web)
     pairing.refuse(request)
     from .web.pairing import REFUSED
-    web.emit("pairing-refused", request=request, waiting=pairing.waiting_count, message=REFUSED)
+    web.emit(EventName.PAIRING_REFUSED, request=request, waiting=pairing.waiting_count, message=REFUSED)
     return {"request": request}
 
 
@@ -158,14 +159,14 @@ def web_status(web: Web) -> dict[str, Any]:
 
 def unpair(web: Web, id: int) -> None:
     _pairing(web).revoke(id)
-    web.emit("unpaired", id=id)
+    web.emit(EventName.UNPAIRED, id=id)
 
 
 def names(web: Web, seats: list[str] | None = None) -> None:
     """Name the seats (forget them without ``seats=``); kept in the state directory like the game
     (:mod:`shooter.seat_names`): a failed write is announced, the names hold until a restart."""
     web.names = {i + 1: name for i, name in enumerate(seats or []) if name != "-"}
-    web.emit("names", names={str(s): n for s, n in sorted(web.names.items())})
+    web.emit(EventName.NAMES, names={str(s): n for s, n in sorted(web.names.items())})
     saved = web.saved_names
     if saved is not None and saved.store is not None and (exc := saved.save(web.names)) is not None:
-        web.emit("save-failed", path=str(saved.store.path), message=str(exc))
+        web.emit(EventName.SAVE_FAILED, path=str(saved.store.path), message=str(exc))

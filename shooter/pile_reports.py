@@ -41,6 +41,7 @@ from .errors import BadArgument, CommandError
 from .events import Broadcast, Sink
 from .reads import Read
 from .table import Table
+from .vocabulary import EventName, SeenOutcome
 
 CAMERA = Caller(Link.CAMERA)   # the camera's own console: the table's access (shooter.access)
 
@@ -120,7 +121,7 @@ class PileReports:
         waiting first."""
         if caller is CAMERA or not self.waiting:
             return
-        self._close(self.waiting.popleft(), "typed")
+        self._close(self.waiting.popleft(), SeenOutcome.TYPED)
         self._next()
 
     # ---- commands (on the loop, from a paired phone or a console of the table's own) ----
@@ -146,7 +147,7 @@ class PileReports:
         w = self._waiting(id)
         self.waiting.remove(w)
         self.counts["rejected"] += 1
-        self._close(w, "rejected")
+        self._close(w, SeenOutcome.REJECTED)
         self._next()
         return {"id": id}
 
@@ -222,7 +223,7 @@ class PileReports:
         at = self.events.mark()
         line = self._line(w)
         fields = self._run_line(line, CAMERA)
-        self.events.emit_at(at, "camera", **self._said(w, line, {"reply": "play", "ok": True, **fields}))
+        self.events.emit_at(at, EventName.CAMERA, **self._said(w, line, {"reply": "play", "ok": True, **fields}))
         self._played(w)
         return fields
 
@@ -232,7 +233,7 @@ class PileReports:
         line = self._line(w)
 
         def respond(answer: dict[str, Any]) -> None:
-            self.events.emit_at(0, "camera", **self._said(w, line, answer))
+            self.events.emit_at(0, EventName.CAMERA, **self._said(w, line, answer))
             ok.append(answer["ok"])
         ok: list[bool] = []
         self._handle_line(line, respond, CAMERA)
@@ -241,23 +242,23 @@ class PileReports:
         else:
             self.waiting.popleft()
             self.counts["refused"] += 1
-            self._close(w, "refused")
+            self._close(w, SeenOutcome.REFUSED)
 
     def _refused(self, w: Waiting, error: CommandError) -> None:
         """A read the rules refused within a command: announced like a refused line, then closed."""
         line = self._line(w)
-        self.events.emit("camera", **self._said(w, line, {"reply": "play", "ok": False, "error": str(error.code),
-                                                          "message": error.message}))
+        answer = {"reply": "play", "ok": False, "error": str(error.code), "message": error.message}
+        self.events.emit(EventName.CAMERA, **self._said(w, line, answer))
         self.waiting.popleft()
         self.counts["refused"] += 1
-        self._close(w, "refused")
+        self._close(w, SeenOutcome.REFUSED)
 
     def _played(self, w: Waiting) -> None:
         self.waiting.popleft()
         self.counts["played"] += 1
         if self.last is not None and self.last != self._current():
             self.last = None   # said for the card just played: the turn has moved on
-        self._close(w, "played")
+        self._close(w, SeenOutcome.PLAYED)
 
     def _line(self, w: Waiting) -> str:
         """The line a console would send for ``w``: ``play CARD seat=S [target=T] [last]``."""
@@ -292,7 +293,7 @@ class PileReports:
         if w.asked is None:
             self.counts["asked"] += 1
         w.asked = asks
-        self.events.emit("seen", **self._seen(w))
+        self.events.emit(EventName.SEEN, **self._seen(w))
 
     def _seen(self, w: Waiting) -> dict[str, Any]:
         read = w.read
@@ -301,9 +302,9 @@ class PileReports:
                 "alternatives": [{"card": c, "colour": col, "confidence": p} for c, col, p in read.alternatives[:2]],
                 "asks": self._asks(w)}
 
-    def _close(self, w: Waiting, outcome: str) -> None:
+    def _close(self, w: Waiting, outcome: SeenOutcome) -> None:
         if w.asked is not None:
-            self.events.emit("seen-closed", id=w.id, outcome=outcome)
+            self.events.emit(EventName.SEEN_CLOSED, id=w.id, outcome=outcome)
 
     # ---- the table, as the rules see it ----
     def _current(self) -> int | None:

@@ -19,7 +19,7 @@ from sim.exact_bots import DeckFacts, ExactBotTable
 
 from .app import App
 from .config import Config, parse_config
-from .editions.records import AIMED_EFFECTS, FLIP, IGNORED, NUMBER, SHUFFLE, SWAP, Edition, lookup
+from .editions.records import AIMED_EFFECTS, IGNORED, NUMBER, Edition, Effect, lookup
 from .game_results import ExactGameResult
 from .table.args import DEFAULT_LIMIT
 
@@ -69,12 +69,13 @@ def deck_facts(variant: str) -> DeckFacts:
     record = lookup(variant)
     cards = record.cards()
 
-    def having(*effects: str) -> frozenset[str]:
+    def having(*effects: Effect) -> frozenset[str]:
         return frozenset(n for n, c in cards.items() if c.effect in effects)
     return DeckFacts(variant=variant, wilds=frozenset(n for n, c in cards.items() if c.wild),
                      turns_up_first=record.first_card != IGNORED, back_to_deck=record.first_void,
                      wild_draws=frozenset(n for n, c in cards.items() if c.challengeable),
-                     targeted=having(*AIMED_EFFECTS), swaps=having(SWAP), shuffles=having(SHUFFLE), flips=having(FLIP),
+                     targeted=having(*AIMED_EFFECTS), swaps=having(Effect.SWAP), shuffles=having(Effect.SHUFFLE),
+                     flips=having(Effect.FLIP),
                      colour_free=all(c.wild for c in cards.values() if c.name != NUMBER) and not record.side().digits,
                      colours=record.colours)
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shooter.editions import COUNTING, DeckCard, Edition, Side, lookup, register, unregister
-from shooter.editions.records import DRAW, LOWEST, NUMBER, PLAIN, REVERSE, SKIP, WILD_DRAW, WINNER
+from shooter.editions.records import LOWEST, NUMBER, WINNER, Effect
 
 DUO = Edition(
     "duo", None, COUNTING,
     (Side.of(None, (
-        DeckCard("DUO-NUM", NUMBER, 24, None, PLAIN),
-        DeckCard("DUO-SKIP", "skip", 4, 20, SKIP),
-        DeckCard("DUO-REV", "reverse", 4, 20, REVERSE),
-        DeckCard("DUO-D2", "draw-two", 4, 20, DRAW, 2),
-        DeckCard("DUO-WILD", "wild", 2, 50, PLAIN, wild=True),
-        DeckCard("DUO-WD3", "wild-draw-three", 2, 50, WILD_DRAW, 3, wild=True),
+        DeckCard("DUO-NUM", NUMBER, 24, None, Effect.PLAIN),
+        DeckCard("DUO-SKIP", "skip", 4, 20, Effect.SKIP),
+        DeckCard("DUO-REV", "reverse", 4, 20, Effect.REVERSE),
+        DeckCard("DUO-D2", "draw-two", 4, 20, Effect.DRAW, 2),
+        DeckCard("DUO-WILD", "wild", 2, 50, Effect.PLAIN, wild=True),
+        DeckCard("DUO-WD3", "wild-draw-three", 2, 50, Effect.WILD_DRAW, 3, wild=True),
     ), {d: 4 for d in range(1, 7)}, ("number", "skip", "reverse", "draw-two", "wild", "wild-draw-three")),),
     (WINNER, LOWEST),
     {"en": {"": "Uno Duo", "number": "Number", "skip": "Skip", "reverse": "Reverse", "draw-two": "Draw Two",

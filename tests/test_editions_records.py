@@ -14,7 +14,7 @@ import re
 import pytest
 
 from shooter.editions import COUNTING, EXTREME, lookup, records
-from shooter.editions.records import DRAW, NUMBER, REVERSE, SKIP, WILD_DRAW, Edition
+from shooter.editions.records import NUMBER, Edition, Effect
 from shooter.errors import CommandError
 from shooter.table import RuleOptions, Table
 from shooter.table.cards import CARDS
@@ -203,7 +203,7 @@ EXTREME_EDITIONS = [r for r in BUILT_IN if r.family == EXTREME]
 
 def last_draw_card(record: Edition) -> str:
     """A draw card of the edition's first side that hits the next seat."""
-    return next(n for n, c in record.side().cards.items() if c.cards and c.effect in (DRAW, WILD_DRAW))
+    return next(n for n, c in record.side().cards.items() if c.cards and c.effect in (Effect.DRAW, Effect.WILD_DRAW))
 
 
 @pytest.mark.parametrize("counts", [True, False])
@@ -238,7 +238,7 @@ def test_last_hit_counts_in_every_extreme_edition(record, counts):
 @pytest.mark.parametrize("record", COUNTING_EDITIONS, ids=[r.key for r in COUNTING_EDITIONS])
 def test_two_player_reverse_in_every_counting_edition(record, rule):
     # CL-2P, AW-2P, FL-2P: with two players a Reverse acts as a Skip (the card's player again), or passes on
-    assert any(c.effect == REVERSE for c in record.side().cards.values())
+    assert any(c.effect == Effect.REVERSE for c in record.side().cards.values())
     t = counting_table(record.variant, players=2, options={"two_player_reverse": rule})
     player = t.game.current
     t.play("reverse")
@@ -286,7 +286,7 @@ def test_the_first_card_rule_in_every_edition_that_has_one(record):
         assert t.game.start == rule
         t.start_round()
         deal(t)
-        skip = next(n for n, c in record.side().cards.items() if c.effect == SKIP)
+        skip = next(n for n, c in record.side().cards.items() if c.effect == Effect.SKIP)
         t.first_card(skip)
         assert t.phase == ("first" if rule == "redraw" else "play"), rule
 

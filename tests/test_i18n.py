@@ -103,7 +103,7 @@ def error_sites():
 
     import shooter
     from shooter.access import NOT_PAIRED
-    from shooter.errors import NAMED
+    from shooter.errors import NAMED, ErrorCode
     from shooter.protocol import ERROR_CODES
     from shooter.table.base import UNDO_BLOCKED
     root = Path(shooter.__file__).parent
@@ -140,7 +140,11 @@ def error_sites():
                 code = "no-exit-sensor" if "sensor" in node.name else "too-late"
                 pairs += [(ast.Constant(code), r.value) for r in ast.walk(node)
                           if isinstance(r, ast.Return) and isinstance(r.value, ast.JoinedStr | ast.Constant)]
-            for code, message in pairs:
+            for written, message in pairs:
+                code = written
+                if (isinstance(written, ast.Attribute) and isinstance(written.value, ast.Name)
+                        and written.value.id == "ErrorCode"):   # (ErrorCode.BUSY, "...") as the launcher writes them
+                    code = ast.Constant(ErrorCode[written.attr].value)
                 if not (isinstance(code, ast.Constant) and code.value in codes):
                     continue
                 text = sample(message)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dispatch import Reply
 from ..errors import BadArgument, Busy
+from ..vocabulary import EventName
 
 if TYPE_CHECKING:
     from hal.interfaces import Servo
@@ -70,6 +71,6 @@ def calibrate_seat(bringup: Bringup, seat: int) -> Reply:
     try:
         path = calibration.save()
     except OSError as exc:
-        bringup.emit("save-failed", path=None if store is None else str(store.path), message=str(exc))
+        bringup.emit(EventName.SAVE_FAILED, path=None if store is None else str(store.path), message=str(exc))
         path = None
     return {"seat": seat, "players": seats, "angle": angle, "file": None if path is None else str(path)}

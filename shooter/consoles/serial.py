@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from ..access import Caller, Link
+from ..vocabulary import EventName
 from .base import ConsoleHost, Post
 from .lines import read_lines
 from .sinks import QueuedSink
@@ -42,7 +43,7 @@ class SerialConsole:
         self._thread.start()
 
     def _dropped(self, lines: int) -> dict[str, Any]:
-        return {"event": "dropped", "t": round(self._controller.clock.now(), 6), "lines": lines}
+        return {"event": EventName.DROPPED, "t": round(self._controller.clock.now(), 6), "lines": lines}
 
     def _run(self) -> None:
         import serial  # pyserial

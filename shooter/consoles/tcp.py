@@ -15,6 +15,7 @@ from typing import Any
 from ..access import Caller, Link
 from ..lograte import LogRate
 from ..protocol import dumps
+from ..vocabulary import EventName
 from .base import ConsoleHost, ConsolePortError, Post
 from .lines import read_lines
 from .sinks import QueuedSink
@@ -108,7 +109,7 @@ class TcpConsole:
     def _refuse(self, conn: socket.socket, message: str) -> None:
         try:
             conn.settimeout(1.0)
-            conn.sendall((dumps({"event": "refused", "t": round(self._controller.clock.now(), 6),
+            conn.sendall((dumps({"event": EventName.REFUSED, "t": round(self._controller.clock.now(), 6),
                                  "source": "tcp", "error": "busy", "message": message}) + "\n").encode())
             conn.shutdown(socket.SHUT_WR)
             conn.recv(65536, socket.MSG_DONTWAIT)  # drop what it sent already: a close would reset

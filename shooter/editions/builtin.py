@@ -7,28 +7,16 @@ from __future__ import annotations
 from .records import (
     APPLY,
     COUNTING,
-    DRAW,
     EXTREME,
-    EXTREME_HIT,
-    FLIP,
-    HIT,
     IGNORED,
     LOWEST,
     NUMBER,
-    PLAIN,
     REDRAW,
-    REVERSE,
     SCORINGS,
-    SHUFFLE,
-    SKIP,
-    SKIP_ALL,
-    SKIP_TWO,
-    SWAP,
-    TARGETED_DRAW,
-    WILD_DRAW,
     WINNER,
     DeckCard,
     Edition,
+    Effect,
     Side,
     register,
 )
@@ -48,15 +36,16 @@ _EXTREME_NAMES = {
 
 def _extreme(edition: str, reverses: int, hit4s: int, blanks: int) -> Edition:
     cards = (
-        DeckCard("C-NUM", NUMBER, 72, None, PLAIN),
-        DeckCard("C-HIT2", "hit2", 8, 20, HIT, presses=2),
-        DeckCard("C-REV", "reverse", reverses, 20, REVERSE),
-        DeckCard("C-SKIP", "skip", 8, 20, SKIP),
-        DeckCard("C-DALL", "discard-all", 8, 30, PLAIN),
-        DeckCard("C-WILD", "wild", 4, 50, PLAIN, wild=True),
-        DeckCard("C-XHIT", "extreme-hit", 4, 50, EXTREME_HIT, presses=2, wild=True),
-        DeckCard("C-HIT4", "hit4", hit4s, 40, HIT, presses=4, wild=True),
-        DeckCard("C-BLANK", "blank", blanks, 50, PLAIN, wild=True),  # a wild unless RuleOptions.blank_as says otherwise
+        DeckCard("C-NUM", NUMBER, 72, None, Effect.PLAIN),
+        DeckCard("C-HIT2", "hit2", 8, 20, Effect.HIT, presses=2),
+        DeckCard("C-REV", "reverse", reverses, 20, Effect.REVERSE),
+        DeckCard("C-SKIP", "skip", 8, 20, Effect.SKIP),
+        DeckCard("C-DALL", "discard-all", 8, 30, Effect.PLAIN),
+        DeckCard("C-WILD", "wild", 4, 50, Effect.PLAIN, wild=True),
+        DeckCard("C-XHIT", "extreme-hit", 4, 50, Effect.EXTREME_HIT, presses=2, wild=True),
+        DeckCard("C-HIT4", "hit4", hit4s, 40, Effect.HIT, presses=4, wild=True),
+        # a wild unless RuleOptions.blank_as says otherwise
+        DeckCard("C-BLANK", "blank", blanks, 50, Effect.PLAIN, wild=True),
     )
     return Edition("extreme", edition, EXTREME, (Side.of(None, cards, _EXTREME_DIGITS, _EXTREME_PAD),),
                    SCORINGS, _EXTREME_NAMES)
@@ -69,14 +58,14 @@ EXTREME_2010 = register(_extreme("2010", reverses=8, hit4s=0, blanks=0))
 CLASSIC = register(Edition(
     "classic", None, COUNTING,
     (Side.of(None, (
-        DeckCard("CL-NUM", NUMBER, 76, None, PLAIN),  # 4 zeros, 8 per digit 1..9
-        DeckCard("CL-D2", "draw-two", 8, 20, DRAW, 2),
-        DeckCard("CL-REV", "reverse", 8, 20, REVERSE),
-        DeckCard("CL-SKIP", "skip", 8, 20, SKIP),
-        DeckCard("CL-WILD", "wild", 4, 50, PLAIN, wild=True),
-        DeckCard("CL-W4", "wild-draw-four", 4, 50, WILD_DRAW, 4, wild=True),
-        DeckCard("CL-SHUF", "wild-shuffle", 1, 50, SHUFFLE, wild=True),
-        DeckCard("CL-BLANK", "blank", 3, 50, PLAIN, wild=True),  # a wild; its written rule may use `give`
+        DeckCard("CL-NUM", NUMBER, 76, None, Effect.PLAIN),  # 4 zeros, 8 per digit 1..9
+        DeckCard("CL-D2", "draw-two", 8, 20, Effect.DRAW, 2),
+        DeckCard("CL-REV", "reverse", 8, 20, Effect.REVERSE),
+        DeckCard("CL-SKIP", "skip", 8, 20, Effect.SKIP),
+        DeckCard("CL-WILD", "wild", 4, 50, Effect.PLAIN, wild=True),
+        DeckCard("CL-W4", "wild-draw-four", 4, 50, Effect.WILD_DRAW, 4, wild=True),
+        DeckCard("CL-SHUF", "wild-shuffle", 1, 50, Effect.SHUFFLE, wild=True),
+        DeckCard("CL-BLANK", "blank", 3, 50, Effect.PLAIN, wild=True),  # a wild; its written rule may use `give`
     ), {0: 4, **{d: 8 for d in range(1, 10)}},
         ("number", "skip", "reverse", "draw-two", "wild", "wild-draw-four", "wild-shuffle", "blank")),),
     (WINNER, LOWEST),
@@ -95,14 +84,14 @@ CLASSIC = register(Edition(
 ALL_WILD = register(Edition(
     "all-wild", None, COUNTING,
     (Side.of(None, (
-        DeckCard("AW-WILD", "wild", None, 20, PLAIN, wild=True),
-        DeckCard("AW-REV", "reverse", None, 50, REVERSE, wild=True),
-        DeckCard("AW-SKIP", "skip", None, 50, SKIP, wild=True),
-        DeckCard("AW-SKIP2", "skip-two", None, 50, SKIP_TWO, wild=True),
-        DeckCard("AW-D2", "draw-two", None, 50, DRAW, 2, wild=True),
-        DeckCard("AW-D4", "draw-four", None, 50, DRAW, 4, wild=True),  # no condition, no challenge
-        DeckCard("AW-TD2", "targeted-draw-two", None, 50, TARGETED_DRAW, 2, wild=True),
-        DeckCard("AW-SWAP", "forced-swap", None, 50, SWAP, wild=True),
+        DeckCard("AW-WILD", "wild", None, 20, Effect.PLAIN, wild=True),
+        DeckCard("AW-REV", "reverse", None, 50, Effect.REVERSE, wild=True),
+        DeckCard("AW-SKIP", "skip", None, 50, Effect.SKIP, wild=True),
+        DeckCard("AW-SKIP2", "skip-two", None, 50, Effect.SKIP_TWO, wild=True),
+        DeckCard("AW-D2", "draw-two", None, 50, Effect.DRAW, 2, wild=True),
+        DeckCard("AW-D4", "draw-four", None, 50, Effect.DRAW, 4, wild=True),  # no condition, no challenge
+        DeckCard("AW-TD2", "targeted-draw-two", None, 50, Effect.TARGETED_DRAW, 2, wild=True),
+        DeckCard("AW-SWAP", "forced-swap", None, 50, Effect.SWAP, wild=True),
     ), {}, ("wild", "skip", "skip-two", "reverse", "draw-two", "draw-four", "targeted-draw-two", "forced-swap")),),
     (WINNER,),
     {"en": {"": "Uno All Wild", "wild": "Wild", "reverse": "Wild Reverse", "skip": "Wild Skip",
@@ -119,27 +108,27 @@ ALL_WILD = register(Edition(
 ))
 
 # --- Uno Flip (FL-*): 112 two-sided cards; per side 8 of each 1..9, no zeros --------------------------------
-_FLIP_NUMBER = DeckCard("FL-NUM", NUMBER, 72, None, PLAIN)
-_FLIP_REVERSE = DeckCard("FL-REV", "reverse", 8, 20, REVERSE)
-_FLIP_FLIP = DeckCard("FL-FLIP", "flip", 8, 20, FLIP)
-_FLIP_WILD = DeckCard("FL-WILD", "wild", 4, 40, PLAIN, wild=True)
+_FLIP_NUMBER = DeckCard("FL-NUM", NUMBER, 72, None, Effect.PLAIN)
+_FLIP_REVERSE = DeckCard("FL-REV", "reverse", 8, 20, Effect.REVERSE)
+_FLIP_FLIP = DeckCard("FL-FLIP", "flip", 8, 20, Effect.FLIP)
+_FLIP_WILD = DeckCard("FL-WILD", "wild", 4, 40, Effect.PLAIN, wild=True)
 _FLIP_DIGITS = {d: 8 for d in range(1, 10)}
 FLIP_EDITION = register(Edition(
     "flip", None, COUNTING,
     (Side.of("light", (
         _FLIP_NUMBER,
-        DeckCard("FL-D1", "draw-one", 8, 10, DRAW, 1),
+        DeckCard("FL-D1", "draw-one", 8, 10, Effect.DRAW, 1),
         _FLIP_REVERSE,
-        DeckCard("FL-SKIP", "skip", 8, 20, SKIP),
+        DeckCard("FL-SKIP", "skip", 8, 20, Effect.SKIP),
         _FLIP_FLIP,
         _FLIP_WILD,
-        DeckCard("FL-WD2", "wild-draw-two", 4, 50, WILD_DRAW, 2, wild=True),
+        DeckCard("FL-WD2", "wild-draw-two", 4, 50, Effect.WILD_DRAW, 2, wild=True),
     ), _FLIP_DIGITS, ("number", "skip", "reverse", "draw-one", "flip", "wild", "wild-draw-two")),
      Side.of("dark", (
         _FLIP_NUMBER, _FLIP_REVERSE, _FLIP_FLIP, _FLIP_WILD,
-        DeckCard("FL-D5", "draw-five", 8, 20, DRAW, 5),
-        DeckCard("FL-SKIPALL", "skip-everyone", 8, 30, SKIP_ALL),
-        DeckCard("FL-WDC", "wild-draw-colour", 4, 60, WILD_DRAW, None, wild=True),
+        DeckCard("FL-D5", "draw-five", 8, 20, Effect.DRAW, 5),
+        DeckCard("FL-SKIPALL", "skip-everyone", 8, 30, Effect.SKIP_ALL),
+        DeckCard("FL-WDC", "wild-draw-colour", 4, 60, Effect.WILD_DRAW, None, wild=True),
      ), _FLIP_DIGITS, ("number", "skip-everyone", "reverse", "draw-five", "flip", "wild", "wild-draw-colour"))),
     (WINNER, LOWEST),
     {"en": {"": "Uno Flip", "number": "Number", "draw-one": "Draw One", "reverse": "Reverse", "skip": "Skip",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from types import MappingProxyType
 
 from shooter.errors import BadArgument
@@ -38,24 +39,27 @@ FORMAT1_VARIANT, FORMAT1_EDITION = "extreme", "2016"
 EXTREME = "extreme"  # presses are owed and served; the table counts no card
 COUNTING = "counting"  # the shooter as a counting dealer: every card is counted (docs/rules.md "exact")
 
-# Effects of a card on the turn, the words the families' rules are keyed by.
-PLAIN = "plain"  # the turn passes to the next seat
-SKIP = "skip"
-REVERSE = "reverse"
-HIT = "hit"  # Extreme: the next seat presses `presses` times and loses the turn
-EXTREME_HIT = "extreme-hit"  # Extreme: the card's player presses `presses` times at a target
-DRAW = "draw"  # counting: the next seat takes `cards`, loses the turn
-SKIP_TWO = "skip-two"
-TARGETED_DRAW = "targeted-draw"  # the target takes `cards`, keeps its turn
-SWAP = "swap"
-SHUFFLE = "shuffle"
-FLIP = "flip"
-SKIP_ALL = "skip-all"
-WILD_DRAW = "wild-draw"  # the next takes `cards` (None: until the colour), loses the turn; challengeable
+class Effect(StrEnum):
+    """What a card does to the turn: the words the families' rules are keyed by (a card table's ``effect``)."""
+
+    PLAIN = "plain"  # the turn passes to the next seat
+    SKIP = "skip"
+    REVERSE = "reverse"
+    HIT = "hit"  # Extreme: the next seat presses `presses` times and loses the turn
+    EXTREME_HIT = "extreme-hit"  # Extreme: the card's player presses `presses` times at a target
+    DRAW = "draw"  # counting: the next seat takes `cards`, loses the turn
+    SKIP_TWO = "skip-two"
+    TARGETED_DRAW = "targeted-draw"  # the target takes `cards`, keeps its turn
+    SWAP = "swap"
+    SHUFFLE = "shuffle"
+    FLIP = "flip"
+    SKIP_ALL = "skip-all"
+    WILD_DRAW = "wild-draw"  # the next takes `cards` (None: until the colour), loses the turn; challengeable
+
 
 # The effects whose card is played with target=S (the player picks a seat): the table checks a play's
 # target against this, the phone page asks for one.
-AIMED_EFFECTS = frozenset({EXTREME_HIT, TARGETED_DRAW, SWAP})
+AIMED_EFFECTS = frozenset({Effect.EXTREME_HIT, Effect.TARGETED_DRAW, Effect.SWAP})
 
 # How the first card of a round is handled in the counting family.
 TURNED_UP = "turned-up"  # the dealer turns one up and reports it (`first CARD`)
@@ -73,14 +77,14 @@ class DeckCard:
     name: str
     count: int | None  # None: unknown (All Wild's per-kind counts); number cards: all faces together
     points: int | None  # None: face value
-    effect: str
+    effect: Effect
     cards: int | None = 0  # counting family: cards a draw card deals; None: until the colour (Draw Colour)
     presses: int = 0  # Extreme family: presses a hit card owes
     wild: bool = False  # the card has no colour (the simulator's physical deck, the bots' colour)
 
     @property
     def challengeable(self) -> bool:
-        return self.effect == WILD_DRAW
+        return self.effect == Effect.WILD_DRAW
 
 
 @dataclass(frozen=True)
@@ -320,5 +324,5 @@ COUNTING_CARDS = Names(lambda: sorted({n for r in records() if r.counting for n 
 # side: an entry outlives a flip) and the first card's `start`; a targeted draw's target keeps its turn
 COUNTING_TURN_REASONS = Names(lambda: ["start", *sorted({c.name for r in records() if r.counting
                                                          for c in r.cards().values()
-                                                         if c.effect in (DRAW, WILD_DRAW)})])
+                                                         if c.effect in (Effect.DRAW, Effect.WILD_DRAW)})])
 SCORINGS_OF = Scorings()

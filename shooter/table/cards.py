@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from shooter.editions.records import EXTREME, EXTREME_HIT, HIT, NUMBER, PLAIN, REVERSE, SKIP, Edition, records
+from shooter.editions.records import EXTREME, NUMBER, Edition, records
 from shooter.errors import BadArgument
+from shooter.vocabulary import Reason
 
-__all__ = ["CARDS", "EXTREME_HIT", "HIT", "PLAIN", "REVERSE", "SKIP", "Card", "count_hand", "deck_points",
-           "extreme_edition", "hand_points", "parse_card"]
+__all__ = ["CARDS", "Card", "count_hand", "deck_points", "extreme_edition", "hand_points", "parse_card"]
 
 
 def extreme_edition(edition: str | Edition) -> Edition:
@@ -59,7 +59,7 @@ CARDS: dict[str, Card] = {
 }
 
 # P-*: presses a penalty owes (penalties.py carries them out).
-PENALTY_PRESSES = {"uno": 2, "advice": 4, "wrong-card": 2}
+PENALTY_PRESSES = {Reason.UNO: 2, Reason.ADVICE: 4, Reason.WRONG_CARD: 2}
 
 # The most presses one owed entry can hold: a saved queue entry beyond this is corrupt.
 MAX_OWED_PRESSES = max([c.presses for c in CARDS.values()] + list(PENALTY_PRESSES.values()))

@@ -19,25 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from shooter.editions.records import (
-    DRAW,
-    FLIP,
-    IGNORED,
-    NUMBER,
-    PLAIN,
-    REDRAW,
-    REVERSE,
-    SHUFFLE,
-    SKIP,
-    SKIP_ALL,
-    SKIP_TWO,
-    SWAP,
-    TARGETED_DRAW,
-    TURNED_UP,
-    WILD_DRAW,
-    DeckCard,
-    default,
-)
+from shooter.editions.records import IGNORED, NUMBER, REDRAW, TURNED_UP, DeckCard, Effect, default
+from shooter.vocabulary import EventName, HandsReason, Reason
 
 from .base import Snapshot, TableBase, began_turn
 from .resume import cards_to_count
@@ -73,14 +56,14 @@ class ExactRules(TableBase):
         position = len(queue)
         if front and self.options.penalty_queue == "front":
             position = next((i for i in range(pinned, len(queue))
-                             if queue[i].reason not in (*PENALTY_REASONS, "give")), len(queue))
+                             if queue[i].reason not in (*PENALTY_REASONS, Reason.GIVE)), len(queue))
         queue.insert(position, entry)
 
     def _card(self, name: str) -> DeckCard:
         return self.record.card(name, self._game.side)
 
-    def _emit_hands(self, reason: str) -> None:
-        self._emit("hands", hands={str(s): n for s, n in self._game.counted.items()}, reason=reason)
+    def _emit_hands(self, reason: HandsReason) -> None:
+        self._emit(EventName.HANDS, hands={str(s): n for s, n in self._game.counted.items()}, reason=reason)
 
     # --- the exit sensor ---------------------------------------------------------
     # D-SENSOR: the exact variants need the exit sensor to count cards; `game new`
@@ -108,8 +91,8 @@ class ExactRules(TableBase):
         seat = dealer
         for _ in g.in_game:
             seat = g.next_seat(seat, "cw")
-            self._owe_cards(seat, record.hand_size, "deal")
-        self._owe_cards(dealer, 1, "first")
+            self._owe_cards(seat, record.hand_size, Reason.DEAL)
+        self._owe_cards(dealer, 1, Reason.FIRST)
         # AW-FIRST: the first card is ignored, never replaced: play starts left of the dealer
         g.current = g.next_seat(dealer) if record.first_card == IGNORED else None
 
@@ -131,7 +114,7 @@ class ExactRules(TableBase):
         # a void card gets one more card to the dealer (shot without a press)
         g = self._game
         g.first = card
-        self._owe_cards(g.dealer, 1, "first")
+        self._owe_cards(g.dealer, 1, Reason.FIRST)
 
     def _apply_first(self, card: str) -> None:
         g = self._game
@@ -139,14 +122,14 @@ class ExactRules(TableBase):
         left = g.next_seat(g.dealer)
         g.current = left
         row = self._card(card)
-        if row.effect in (DRAW, WILD_DRAW):
-            self._owe_cards(left, row.cards, "start")
+        if row.effect in (Effect.DRAW, Effect.WILD_DRAW):
+            self._owe_cards(left, row.cards, Reason.START)
             g.current = g.next_seat(left)
-        elif row.effect == SKIP:
+        elif row.effect == Effect.SKIP:
             g.current = g.next_seat(left)
-        elif row.effect == REVERSE:
+        elif row.effect == Effect.REVERSE:
             g.direction, g.current = "ccw", g.dealer
-        elif row.effect == FLIP:
+        elif row.effect == Effect.FLIP:
             self._turn_over(g)
 
     # --- presses, draws, passes ---------------------------------------------------
@@ -162,7 +145,7 @@ class ExactRules(TableBase):
         # D-DRAW: with nothing owed a press is the current player's 1-card draw; the turn goes on.
         g = self._game
         if not g.queue:
-            self._owe_cards(g.current_seat, 1, "draw")
+            self._owe_cards(g.current_seat, 1, Reason.DRAW)
             g.drawn = g.current
         chal, head = g.challenge, g.head
         if chal and head is not None and head.seat == chal["seat"] and head.reason == chal["card"]:
@@ -187,17 +170,17 @@ class ExactRules(TableBase):
         head.served += got
         if head.cards is not None:
             head.cards -= got
-        if head.reason != "first":  # the first card goes to the pile, not into the dealer's hand
+        if head.reason != Reason.FIRST:  # the first card goes to the pile, not into the dealer's hand
             g.counted[head.seat] += got  # D-HANDS: + cards counted to it
         if head.cards == 0:
             g.queue.pop(0)
-            if head.reason == "deal" and not any(o.reason == "deal" for o in g.queue):
-                self._emit("deal", dealer=g.dealer, hand=self.record.hand_size,
+            if head.reason == Reason.DEAL and not any(o.reason == Reason.DEAL for o in g.queue):
+                self._emit(EventName.DEAL, dealer=g.dealer, hand=self.record.hand_size,
                            hands={str(s): n for s, n in g.counted.items()})
-            if head.reason != "draw":  # a draw sends no `turn` event
+            if head.reason != Reason.DRAW:  # a draw sends no `turn` event
                 self._announce(None)
         elif head.cards is not None and head.reason not in DEALT:
-            self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
+            self._emit(EventName.OWED, seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
 
     def _apply_colour_found(self) -> None:
         # the open-ended Draw Colour entry ends when the colour came out
@@ -225,7 +208,7 @@ class ExactRules(TableBase):
 
     def _apply_give(self, seat: int, cards: int) -> None:
         # D-GIVE: N cards owed to S, queued like a penalty; turns unchanged (a house rule, a correction)
-        self._owe_cards(seat, cards, "give", front=True)
+        self._owe_cards(seat, cards, Reason.GIVE, front=True)
 
     # --- plays -------------------------------------------------------------------
     def _apply_exact_play(self, card: str, target: int | None, last: bool) -> None:
@@ -293,7 +276,7 @@ class ExactRules(TableBase):
         assert target is not None, "a forced swap is validated with its target"
         if g.going_out != player:
             g.counted[player], g.counted[target] = g.counted[target], g.counted[player]
-            self._emit_hands("forced-swap")
+            self._emit_hands(HandsReason.FORCED_SWAP)
         g.current = self._after(player)
 
     def _x_shuffle(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
@@ -308,7 +291,7 @@ class ExactRules(TableBase):
                 seat = g.next_seat(seat, "cw")
                 hands[seat] += 1
             g.hands = hands
-            self._emit_hands("wild-shuffle")
+            self._emit_hands(HandsReason.WILD_SHUFFLE)
         g.current = self._after(player)
 
     def _x_flip(self, player: int, card: str, row: DeckCard, target: int | None) -> None:
@@ -324,13 +307,13 @@ class ExactRules(TableBase):
         down = self.record.other_side(g.side)
         assert down is not None, "a flip card belongs to a two-sided deck"
         g.side = down.name
-        self._emit("side", side=g.side)
+        self._emit(EventName.SIDE, side=g.side)
 
     # What a played card does, per its effect in the variant's card table (editions.py).
     EXACT_EFFECT: ClassVar[dict[str, Callable[[ExactRules, int, str, DeckCard, int | None], None]]] = {
-        PLAIN: _x_plain, SKIP: _x_skip, REVERSE: _x_reverse, DRAW: _x_draw, WILD_DRAW: _x_draw,
-        SKIP_TWO: _x_skip_two, TARGETED_DRAW: _x_targeted, SWAP: _x_swap, SHUFFLE: _x_shuffle,
-        FLIP: _x_flip, SKIP_ALL: _x_skip_all,
+        Effect.PLAIN: _x_plain, Effect.SKIP: _x_skip, Effect.REVERSE: _x_reverse, Effect.DRAW: _x_draw,
+        Effect.WILD_DRAW: _x_draw, Effect.SKIP_TWO: _x_skip_two, Effect.TARGETED_DRAW: _x_targeted,
+        Effect.SWAP: _x_swap, Effect.SHUFFLE: _x_shuffle, Effect.FLIP: _x_flip, Effect.SKIP_ALL: _x_skip_all,
     }
 
     # --- challenges --------------------------------------------------------------
@@ -344,12 +327,12 @@ class ExactRules(TableBase):
         entry = next(o for o in g.queue if o.seat == chal["seat"] and o.reason == chal["card"])
         if result == "upheld":
             g.queue.remove(entry)
-            self._owe_cards(chal["by"], entry.cards, "challenge")
+            self._owe_cards(chal["by"], entry.cards, Reason.CHALLENGE)
             g.current = seat
         elif entry.cards is not None:
             entry.cards += CHALLENGE_EXTRA
         else:
-            self._owe_cards(seat, CHALLENGE_EXTRA, "challenge")  # after the colour, 2 more
+            self._owe_cards(seat, CHALLENGE_EXTRA, Reason.CHALLENGE)  # after the colour, 2 more
 
     # --- the Uno windows with hand counts ------------------------------------
     def _move_counting_windows(self, trigger: str, was: GameState | None, before: Snapshot | None,
@@ -423,5 +406,5 @@ class ExactRules(TableBase):
     def _apply_exact_catch(self, seat: int) -> None:
         # CL-UNO: a caught Uno costs uno_penalty cards (2; 4 by the 2001 sheet)
         # (the caught seat's window closes in _move_exact_windows)
-        self._owe_cards(seat, self._game.uno_penalty, "uno", front=True)
+        self._owe_cards(seat, self._game.uno_penalty, Reason.UNO, front=True)
 

@@ -33,6 +33,7 @@ from shooter.errors import (
     WrongPhase,
     command_error,
 )
+from shooter.vocabulary import Phase
 
 from .args import CHALLENGE_RESULT, DIRECTION, GIVE_CARDS, PENALTY, whole, word_of
 from .base import Event
@@ -258,7 +259,7 @@ class CountingFamily(RulesFamily):
         loaded (`magazine cards=N`) a press serves the rest of the entry."""
         g = t._need("serve_press", "press")
         if not g.queue:
-            if t.phase != "play":
+            if t.phase != Phase.PLAY:
                 raise WrongPhase("Nothing is due: report the first card with first CARD.")
             if g.drawn is not None or g.going_out is not None:
                 raise AlreadyDrawn(f"Seat {g.current} drew already; play that card or pass.")
@@ -348,7 +349,7 @@ class CountingFamily(RulesFamily):
         if side is None and seat is None and hand is None:
             # the turn alone: a correction while a round is played, as in Uno Extreme
             t._need("correct", "correct the turn")
-            if t.phase != "play":
+            if t.phase != Phase.PLAY:
                 raise WrongPhase(f"Cannot correct the turn in phase {t.phase}.")
             if current is None and direction is None:
                 raise BadArgument("set needs current= or direction=.")
@@ -366,7 +367,7 @@ class CountingFamily(RulesFamily):
         shot = t.interrupted
         counts = shot is not None and who is not None and held is not None and cards_to_count(g, shot, who, held) > 0
         events = t._run("set", "correct", current=now, direction=way, side=up, seat=who,
-                        hand=held, announce=t.phase == "play" and not counts)  # (counted: it announces)
+                        hand=held, announce=t.phase == Phase.PLAY and not counts)  # (counted: it announces)
         if t.interrupted is not None and who == t.interrupted["seat"]:
             t.interrupted = None  # the table confirmed the hand (resume.py)
         return events
@@ -383,17 +384,17 @@ class CountingFamily(RulesFamily):
                                             f"{owed}; correct the hand with set seat={seat} hand=N.")
         dealt = head is not None and head.reason in DEALT  # the deal's shots (and the first card)
         return t._run(None, "count_shot", planned=planned, ejected=ejected or 0,
-                      finish=t._end_round_if_out if t.phase == "play" else None,
+                      finish=t._end_round_if_out if t.phase == Phase.PLAY else None,
                       forget="deal" if dealt else "press")
 
     def due(self, t: TableCore) -> tuple[int, str, int] | None:
-        if t.game is None or t.phase not in ("first", "play"):
+        if t.game is None or t.phase not in (Phase.FIRST, Phase.PLAY):
             return None
         return t._exact_due()
 
     def dealt_next(self, t: TableCore) -> bool:
         head = None if t.game is None else t.game.head
-        return head is not None and head.reason in DEALT and t.phase in ("first", "play")
+        return head is not None and head.reason in DEALT and t.phase in (Phase.FIRST, Phase.PLAY)
 
 
 FAMILIES: dict[str, RulesFamily] = {EXTREME: ExtremeFamily(), COUNTING: CountingFamily()}

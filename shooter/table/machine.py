@@ -26,8 +26,10 @@ from typing import Any
 
 from shooter.editions.records import COUNTING, EXTREME
 from shooter.fsm import TableMachine
+from shooter.vocabulary import Phase
 
-STATES = ["none", "deal", "first", "play", "scoring", "over"]
+# plain strings: transitions names a state given as an Enum member by the member's name (PLAY), not its value
+STATES = ["none", *(phase.value for phase in Phase)]
 
 # Every family: a new game, the end of a round, the reports and the settlement.
 SHARED: list[dict[str, Any]] = [

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shooter.vocabulary import Reason
+
 from .base import Snapshot, TableBase, began_turn
 from .cards import PENALTY_PRESSES
 from .state import PENALTY_REASONS, GameState, Owed, load_snapshot, without_last_play
@@ -104,12 +106,12 @@ class PenaltyRules(TableBase):
         return None
 
     def _apply_catch(self, seat: int) -> None:
-        self._owe_penalty(seat, PENALTY_PRESSES["uno"], "uno")
+        self._owe_penalty(seat, PENALTY_PRESSES[Reason.UNO], Reason.UNO)
 
     # --- advice and wrong card ------------------------------------------------
     def _apply_advice(self, seat: int) -> None:
         # P-ADVICE: telling another player what to play: 4 presses.
-        self._owe_penalty(seat, PENALTY_PRESSES["advice"], "advice")
+        self._owe_penalty(seat, PENALTY_PRESSES[Reason.ADVICE], Reason.ADVICE)
 
     def _wrong_card_problem(self, seat: int) -> str | None:
         """Why `penalty wrong-card seat=S` is too late, or None."""
@@ -127,7 +129,7 @@ class PenaltyRules(TableBase):
         restored, _ = load_snapshot(last["before"])
         self.game = restored
         restored.current = restored.next_seat(seat)
-        self._owe_penalty(seat, PENALTY_PRESSES["wrong-card"], "wrong-card")
+        self._owe_penalty(seat, PENALTY_PRESSES[Reason.WRONG_CARD], Reason.WRONG_CARD)
 
     def _owe_penalty(self, seat: int, presses: int, reason: str) -> None:
         # Penalty presses point the shooter at the penalised player; afterwards

@@ -18,6 +18,8 @@ back with such a record reports it as *interrupted* (``Table.interrupted``: the 
 
 from __future__ import annotations
 
+from shooter.vocabulary import Reason
+
 from .state import GameState, ShotOut
 
 
@@ -41,6 +43,6 @@ def cards_to_count(game: GameState, shot: ShotOut, seat: int, hand: int) -> int:
     head = game.head
     if seat != shot["seat"] or head is None or (head.seat, head.reason) != (seat, shot["reason"]):
         return 0
-    if head.reason == "first":
+    if head.reason == Reason.FIRST:
         return 0
     return max(0, min(hand - game.counted[seat], shot["planned"]))

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shooter.vocabulary import EventName
+
 from .args import ELIMINATION, LOWEST, WINNER
 from .base import TableBase
 from .state import GameState, RoundRow
@@ -107,11 +109,11 @@ class ScoringRules(TableBase):
         fields: dict[str, object] = {"winner": g.round_winner, "points": result.points, "totals": _public(g.totals)}
         if g.scoring == ELIMINATION:
             fields["out"] = list(result.newly_out)
-        self._emit("round-scored", **fields)
+        self._emit(EventName.ROUND_SCORED, **fields)
 
     def _end_game(self) -> None:
         g = self._game
-        self._emit("game-over", winner=g.winner, totals=_public(g.totals))
+        self._emit(EventName.GAME_OVER, winner=g.winner, totals=_public(g.totals))
 
     def _next_round(self) -> None:
         g = self._game

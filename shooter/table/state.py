@@ -25,6 +25,7 @@ from shooter.editions.records import (
     family_of,
 )
 from shooter.errors import StateFileError
+from shooter.vocabulary import Phase, Reason
 
 from .args import (
     DEFAULT_LIMIT,
@@ -43,17 +44,17 @@ from .args import (
 from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
 
 MAX_TOTAL = 10_000_000
-GAME_PHASES = ("deal", "first", "play", "scoring", "over")
+GAME_PHASES = tuple(Phase)
 PENALTY_REASONS = tuple(PENALTY_PRESSES)
-REASONS = ("hit2", "hit4", "extreme-hit", "start", *PENALTY_REASONS)
+REASONS = (Reason.HIT2, Reason.HIT4, Reason.EXTREME_HIT, Reason.START, *PENALTY_REASONS)
 EXACT_CARDS = COUNTING_CARDS  # every registered counting deck's card names (a live view of the registry)
 # exact variants: the reasons an entry is owed for (besides a draw card's name); "draw" is a press's
 # 1-card draw, owed from the press until the exit sensor counted it
-EXACT_REASONS = ("deal", "first", "start", "uno", "give", "challenge", "draw")
+EXACT_REASONS = (Reason.DEAL, Reason.FIRST, Reason.START, Reason.UNO, Reason.GIVE, Reason.CHALLENGE, Reason.DRAW)
 MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
-TURN_REASONS = ("hit2", "hit4", "start")
+TURN_REASONS = (Reason.HIT2, Reason.HIT4, Reason.START)
 # The same in the exact variants: a draw card's entry at its victim and the first card's `start` (the registry's).
 EXACT_TURN_REASONS = COUNTING_TURN_REASONS
 
@@ -319,7 +320,7 @@ PARTS: dict[str, Family] = {
 }
 
 
-DEALER_REASONS = ("deal", "first")  # the dealer's own shots: served without a press, ahead of everything
+DEALER_REASONS = (Reason.DEAL, Reason.FIRST)  # the dealer's own shots: served without a press, ahead of everything
 
 
 def count_problem(game: GameState) -> tuple[str, str] | None:
@@ -501,7 +502,7 @@ class _Loader:
     def rounds(self, value: object, game: GameState, phase: str) -> list[RoundRow]:
         """The score sheet: rows of settled rounds, oldest first, none after the current round (and none
         for it until it is settled: only a game that is over has the row of its current round)."""
-        settled = game.round if phase == "over" else game.round - 1
+        settled = game.round if phase == Phase.OVER else game.round - 1
         if not isinstance(value, list) or len(value) > game.round:
             self.fail("rounds", f"must be a list of at most {game.round} rows (one per round so far)")
         rows: list[RoundRow] = []
@@ -571,7 +572,7 @@ class _Loader:
         if nested or not isinstance(value, dict) or set(value) != {"seat", "before"}:
             self.fail("last_play", "must be null or an object with seat and before (one level only)")
         before, phase = load_snapshot(value["before"], f"{self.where}.last_play.before", nested=True)
-        if phase != "play" or before.current != value["seat"]:
+        if phase != Phase.PLAY or before.current != value["seat"]:
             self.fail("last_play", "does not match the state before that play")
         return {"seat": value["seat"], "before": snapshot(before, phase)}
 
@@ -586,20 +587,20 @@ class _Loader:
         if any(o.seat not in in_game or o.by not in in_game for o in g.queue):
             self.fail("queue", "names a seat that is out of the game")
         rules = {
-            "current": (g.current is not None) == (phase == "play"),
-            "queue": not g.queue or phase in ("play", "first"),
-            "going_out": g.going_out is None or (phase == "play" and bool(g.queue)),
-            "uno_window": g.uno_window is None or phase == "play",
-            "uno_ahead": g.uno_ahead is None or phase == "play",
-            "round_winner": (g.round_winner is not None) == (phase == "scoring") or phase == "over",
-            "winner": (g.winner is not None) == (phase == "over"),
-            "reports": not g.reports or phase in ("scoring", "over"),
-            "last_play": g.last_play is None or phase in ("play", "scoring"),
+            "current": (g.current is not None) == (phase == Phase.PLAY),
+            "queue": not g.queue or phase in (Phase.PLAY, Phase.FIRST),
+            "going_out": g.going_out is None or (phase == Phase.PLAY and bool(g.queue)),
+            "uno_window": g.uno_window is None or phase == Phase.PLAY,
+            "uno_ahead": g.uno_ahead is None or phase == Phase.PLAY,
+            "round_winner": (g.round_winner is not None) == (phase == Phase.SCORING) or phase == Phase.OVER,
+            "winner": (g.winner is not None) == (phase == Phase.OVER),
+            "reports": not g.reports or phase in (Phase.SCORING, Phase.OVER),
+            "last_play": g.last_play is None or phase in (Phase.PLAY, Phase.SCORING),
         }
         for key, ok in rules.items():
             if not ok:
                 self.fail(key, f"does not fit phase {phase}")
-        if phase == "scoring" and (set(g.reports) - in_game or g.round_winner in g.reports):
+        if phase == Phase.SCORING and (set(g.reports) - in_game or g.round_winner in g.reports):
             self.fail("reports", "names a seat that does not report this round")
         problem = count_problem(g)
         if problem:

@@ -24,6 +24,7 @@ from typing import Any
 
 from shooter.editions.records import SCORINGS_OF, choose, default, lookup, records
 from shooter.errors import BadArgument, CannotUndo, NoExitSensor, NoGame
+from shooter.vocabulary import Phase, Reason
 
 from .args import DEFAULT_LIMIT, EDITION, LIMIT, PLAYERS, SCORING, VARIANT, WINNER, whole, word_of
 from .base import UNDO_BLOCKED, Event
@@ -267,12 +268,12 @@ class Table(TableCore):
     def press_owner(self) -> tuple[int | None, str]:
         """(seat the next served press belongs to, "draw" or the owed reason); changes nothing."""
         game = self.game
-        if game is None or self.phase != "play":
-            return None, "draw"
+        if game is None or self.phase != Phase.PLAY:
+            return None, Reason.DRAW
         if game.queue:  # the head of the queue (asked several times a press: no game.head call)
             head = game.queue[0]
             return head.seat, head.reason
-        return game.current, "draw"
+        return game.current, Reason.DRAW
 
     @property
     def aim_seat(self) -> int | None:
@@ -289,7 +290,7 @@ class Table(TableCore):
         if g is None:
             return None
         queue = [o.public() for o in g.queue]
-        waiting = [s for s in reporters(g) if s not in g.reports] if self.phase == "scoring" else []
+        waiting = [s for s in reporters(g) if s not in g.reports] if self.phase == Phase.SCORING else []
         return {
             "players": g.players, "dealer": g.dealer, "round": g.round, "phase": self.phase,
             "current": g.current, "direction": g.direction,

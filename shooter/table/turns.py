@@ -26,8 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from shooter.editions.records import Effect
+from shooter.vocabulary import EventName, Phase, Reason
+
 from .base import Event, TableBase
-from .cards import CARDS, EXTREME_HIT, HIT, PLAIN, REVERSE, SKIP
+from .cards import CARDS
 from .state import GameState, Owed
 
 
@@ -38,9 +41,9 @@ class TurnRules(TableBase):
     def _announce_turn(self) -> None:
         """`turn` for the current seat, if it may act now (nothing owed, round on)."""
         g = self._game
-        if self.phase == "play" and not g.queue and g.going_out is None:
+        if self.phase == Phase.PLAY and not g.queue and g.going_out is None:
             # (the event as _emit builds it, built here: every draw press sends one)
-            self._events.append({"event": "turn", "seat": g.current, "direction": g.direction})
+            self._events.append({"event": EventName.TURN, "seat": g.current, "direction": g.direction})
 
     def _announce(self, old_head: Event | None) -> None:
         """After a command: `owed` if the head of the queue changed, else `turn` when nothing is owed."""
@@ -48,10 +51,10 @@ class TurnRules(TableBase):
         if head is None:
             self._announce_turn()
         elif head.public() != old_head and head.exact:
-            if head.reason not in ("deal", "first"):  # the dealer's own shots send no `owed`
-                self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
+            if head.reason not in (Reason.DEAL, Reason.FIRST):  # the dealer's own shots send no `owed`
+                self._emit(EventName.OWED, seat=head.seat, presses=head.presses, reason=head.reason, cards=head.cards)
         elif head.public() != old_head:
-            self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
+            self._emit(EventName.OWED, seat=head.seat, presses=head.presses, reason=head.reason)
 
     def _owe(self, seat: int, presses: int, reason: str, by: int | None = None) -> None:
         """Queue presses the rules owe (behind whatever is owed already)."""
@@ -101,7 +104,7 @@ class TurnRules(TableBase):
         # skipped; the next one starts (with two seats: the dealer).
         g = self._game
         victim = g.current_seat
-        self._owe(victim, presses or CARDS[first].presses, "start")
+        self._owe(victim, presses or CARDS[first].presses, Reason.START)
         g.current = g.next_seat(victim)
 
     def _first_extreme_hit(self, first: str) -> None:
@@ -183,16 +186,16 @@ class TurnRules(TableBase):
         # E-XHIT: a last Extreme Hit is still carried out before the round ends.
         g = self._game
         assert target is not None, "an extreme-hit is validated with its target"
-        self._owe(target, CARDS["extreme-hit"].presses, "extreme-hit", by=player)
+        self._owe(target, CARDS["extreme-hit"].presses, Reason.EXTREME_HIT, by=player)
         g.current = g.next_seat(player)
 
     # What a played card does, per its effect in CARDS.
     PLAY_EFFECT: ClassVar[dict[str, Callable[[TurnRules, int, str, int | None, bool], None]]] = {
-        PLAIN: _play_plain,
-        SKIP: _play_skip,
-        REVERSE: _play_reverse,
-        HIT: _play_hit,
-        EXTREME_HIT: _play_extreme_hit,
+        Effect.PLAIN: _play_plain,
+        Effect.SKIP: _play_skip,
+        Effect.REVERSE: _play_reverse,
+        Effect.HIT: _play_hit,
+        Effect.EXTREME_HIT: _play_extreme_hit,
     }
 
     # --- a press ---------------------------------------------------------------
@@ -211,7 +214,7 @@ class TurnRules(TableBase):
         head = g.head
         assert head is not None, "a press paid an owed press with nothing owed"
         head.presses -= 1
-        self._emit("owed", seat=head.seat, presses=head.presses, reason=head.reason)
+        self._emit(EventName.OWED, seat=head.seat, presses=head.presses, reason=head.reason)
         if head.presses:
             return
         g.queue.pop(0)
@@ -245,4 +248,4 @@ class TurnRules(TableBase):
         # action cards included) and the presses it caused are done.
         g = self._game
         g.round_winner, g.going_out, g.current = g.going_out, None, None
-        self._emit("round-over", winner=g.round_winner)
+        self._emit(EventName.ROUND_OVER, winner=g.round_winner)

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BadArgument, RateLimited
 from ..events import stamp
+from ..vocabulary import EventName, PairingReason
 from .tokens_file import LABEL_LENGTH, Token, tokens_from_dict
 
 if TYPE_CHECKING:
@@ -64,6 +65,11 @@ DEVICE_KINDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("linux",), "Linux PC"),
 )
 UNKNOWN_DEVICE = "a browser"
+
+
+def _refusal(why: PairingReason, message: str, now: float) -> dict[str, Any]:
+    """The ``pair-refused`` event a waiting browser is sent."""
+    return {"event": EventName.PAIR_REFUSED, "t": stamp(now), "reason": why, "message": message}
 
 
 def token_hash(token: str) -> str:
@@ -169,7 +175,7 @@ class Pairing:
         recent.append(now)
         self.cancel(deliver)  # a new request from the same browser replaces its old one
         for old in [r for r in self._pending if r.address == address]:  # ... and one from its address
-            self._end(old, {"event": "pair-refused", "t": stamp(now), "reason": "replaced", "message": REPLACED})
+            self._end(old, _refusal(PairingReason.REPLACED, REPLACED, now))
         req = Request(deliver, self._next_request, address, device, name, now + WINDOW, on_grant=on_grant)
         self._next_request += 1
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
@@ -190,7 +196,7 @@ class Pairing:
     def _expire(self, req: Request) -> None:
         if req in self._pending:
             self._pending.remove(req)
-            req.deliver({"event": "pair-expired", "t": round(self.clock.now(), 6)})
+            req.deliver({"event": EventName.PAIR_EXPIRED, "t": round(self.clock.now(), 6)})
 
     def _end(self, req: Request, news: dict[str, Any]) -> None:
         self._pending.remove(req)
@@ -232,8 +238,7 @@ class Pairing:
                 req.timer.cancel()
         if len(live) != 1:
             for req in live:
-                req.deliver({"event": "pair-refused", "t": stamp(self.clock.now()), "reason": "several",
-                             "message": SEVERAL})
+                req.deliver(_refusal(PairingReason.SEVERAL, SEVERAL, self.clock.now()))
             return None
         return self._grant(live[0])
 
@@ -244,8 +249,7 @@ class Pairing:
     def refuse(self, number: int) -> Request:
         """A paired phone (or the table's console) turns request ``number`` down."""
         req = self._waiting(number)
-        self._end(req, {"event": "pair-refused", "t": stamp(self.clock.now()), "reason": "refused",
-                        "message": REFUSED})
+        self._end(req, _refusal(PairingReason.REFUSED, REFUSED, self.clock.now()))
         return req
 
     def _waiting(self, number: int) -> Request:
@@ -269,7 +273,7 @@ class Pairing:
         while len(self._tokens) > MAX_TOKENS:
             grant.evicted.append(self._tokens.pop(0)["id"])
         req.on_grant(grant.id)
-        req.deliver({"event": "pair-granted", "t": stamp(self.clock.now()), "id": grant.id, "token": token})
+        req.deliver({"event": EventName.PAIR_GRANTED, "t": stamp(self.clock.now()), "id": grant.id, "token": token})
         self._save()
         for token_id in grant.evicted:
             self.on_revoke(token_id)
