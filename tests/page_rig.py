@@ -8,7 +8,6 @@ test's hands (``sim button``, ``sim lid open`` are the shooter's own button and 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -49,8 +48,24 @@ def token(table, chromium):
     return key
 
 
-def phone(browser, url, *, key=None, lang="en", viewport=PHONE, init=()):
-    """A phone's page: in `lang`, holding the paired `key` if given; `init` scripts run before the page's own."""
+@pytest.fixture
+def phones(table, chromium):
+    """Opens phones on the module's server (see :func:`phone`), each closed when the test ends: the server takes
+    4 WebSockets from one address, and every phone here comes from 127.0.0.1."""
+    opened = []
+
+    def open_phone(**options):
+        page = phone(chromium, table.url, **options)
+        opened.append(page)
+        return page
+    yield open_phone
+    for page in opened:
+        page.context.close()
+
+
+def phone(browser, url, *, key=None, lang="en", viewport=PHONE, init=(), before=None):
+    """A phone's page: in `lang`, holding the paired `key` if given; `init` scripts run before the page's own,
+    `before(page)` before it loads (e.g. to route its WebSocket)."""
     context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=True, has_touch=True,
                                   locale=LOCALES[lang])
     if key is not None:
@@ -58,6 +73,8 @@ def phone(browser, url, *, key=None, lang="en", viewport=PHONE, init=()):
     for script in init:
         context.add_init_script(script)
     page = context.new_page()
+    if before is not None:
+        before(page)
     page.goto(url)
     expect(page.locator("#conn")).to_be_hidden()
     if key is not None:
@@ -116,9 +133,5 @@ def heading(page, text):
     expect(page.get_by_role("heading", name=text, exact=True)).to_be_visible()
 
 
-def named(pattern: str):
-    return re.compile(pattern)
-
-
 __all__ = ["DEAL", "LOCALES", "PHONE", "TURN", "VIEWPORTS", "answered", "button", "chromium", "expect", "first_row",
-           "geometry", "heading", "named", "outside", "phone", "table", "token"]
+           "geometry", "heading", "outside", "phone", "phones", "table", "token"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.page_rig import (  # noqa: F401 - fixtures: the module's server, Chromium and paired key
+from tests.page_rig import (  # noqa: F401 - fixtures: the module's server, its phones and paired key
     DEAL,
     PHONE,
     VIEWPORTS,
@@ -18,7 +18,7 @@ from tests.page_rig import (  # noqa: F401 - fixtures: the module's server, Chro
     geometry,
     heading,
     outside,
-    phone,
+    phones,
     table,
     token,
 )
@@ -50,8 +50,8 @@ def extreme_game(page, table, players=4, names="Anna,Bram,Cor,Dirk"):
     heading(page, f"{names.split(',')[1]} to play")
 
 
-def test_every_view_of_an_extreme_turn_fits_the_screen(table, chromium, token):
-    page = phone(chromium, table.url, key=token)
+def test_every_view_of_an_extreme_turn_fits_the_screen(table, phones, token):
+    page = phones(key=token)
     extreme_game(page, table)
     fits(page, "a turn")
     button(page, "Hit 2").click()
@@ -79,8 +79,8 @@ def test_every_view_of_an_extreme_turn_fits_the_screen(table, chromium, token):
     button(page, "Back").click()
 
 
-def test_ten_seats_fit_the_circle_and_the_screen(table, chromium, token):
-    page = phone(chromium, table.url, key=token)
+def test_ten_seats_fit_the_circle_and_the_screen(table, phones, token):
+    page = phones(key=token)
     extreme_game(page, table, players=10, names="Anna,Bram,Cor,Dirk,Eva,Femke,Gijs,Hanna,Ingrid,Joost")
     button(page, "Extreme Hit").click()
     fits(page, "ten seats, the Extreme Hit's target")
@@ -91,8 +91,8 @@ def test_ten_seats_fit_the_circle_and_the_screen(table, chromium, token):
     page.locator("#mode-cancel").click()
 
 
-def test_a_classic_turn_fits_the_screen(table, chromium, token):
-    page = phone(chromium, table.url, key=token)
+def test_a_classic_turn_fits_the_screen(table, phones, token):
+    page = phones(key=token)
     answered(table, "names seats=Anna,Bram,Cor", "names")
     answered(table, "game new players=3 dealer=1 variant=classic force", "game")
     answered(table, "round start", "round")
@@ -105,8 +105,8 @@ def test_a_classic_turn_fits_the_screen(table, chromium, token):
     fits(page, "a classic draw owed")
 
 
-def test_a_toast_and_the_pick_overlay_the_page_and_a_refused_target_keeps_the_pick(table, chromium, token):
-    page = phone(chromium, table.url, key=token)
+def test_a_toast_and_the_pick_overlay_the_page_and_a_refused_target_keeps_the_pick(table, phones, token):
+    page = phones(key=token)
     extreme_game(page, table)
     still = {"circle": "#circle", "press": "#press", "pad": "#pad button", "seats": "#seats button",
              "actions": "#actions > :not([hidden])"}

@@ -42,11 +42,14 @@ export function el(tag, props = {}, ...children) {  // a new element with its pr
 // card's printed name ("Cijferkaart", "Iedereen-beurt-overslaan") whole on its button.
 export function fit(node, least = 14) {
   node.style.fontSize = "";
+  node.classList.remove("squeezed");
+  const over = () => node.scrollWidth > node.clientWidth || node.scrollHeight > node.clientHeight + 1;
   let size = parseFloat(getComputedStyle(node).fontSize);
-  while ((node.scrollWidth > node.clientWidth || node.scrollHeight > node.clientHeight + 1) && size > least) {
+  while (over() && size > least) {
     size -= 1;
     node.style.fontSize = `${size}px`;
   }
+  if (over()) node.classList.add("squeezed");   // the last resort: the word breaks, it is never cut off
 }
 export function fitAll(selector, least) {
   for (const node of document.querySelectorAll(selector)) if (node.getClientRects().length) fit(node, least);

@@ -43,6 +43,8 @@ export function cueStatus(st) {
   if (!st) return;
   const game = st.game;
   const state = st.shooter.state;
+  // the lid opened to clear a jam or to refill, as the cue said: no word of it
+  if (state === "lid-open" && ["jammed", "empty"].includes(said.alarm)) said.alarm = state;
   once("alarm", ALARMS.includes(state) ? state : null, t("cue." + state));
   debt(game);
   // the counted games know who holds one card (Uno Extreme's table opens a catch window on every play: no cue)

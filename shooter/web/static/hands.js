@@ -6,8 +6,10 @@ import {$, S, act, cardName, el, fitAll, guarded, pad, seatName, t} from "./comm
 // the tallies being tapped in, per seat: {"5": 2, "skip": 1}; kept while the page switches seats, dropped
 // when the seat's hand is reported or the round changes
 let tallies = {};
+let typed = {};      // the points typed per seat, kept while the pad is drawn again
 let tallied = "";
 let chosen = null;
+let drawn = "";      // what the pad was last drawn from: it is drawn again only when that changes
 
 function keys(game) {  // the pad's cells: the number cards by their face, then the other cards
   const {digits, cards} = pad(game);
@@ -28,14 +30,18 @@ export function renderHands(game) {
   const box = $("hands");
   const scoring = !!game && game.phase === "scoring";
   box.hidden = !scoring;
-  if (!scoring) { tallies = {}; chosen = null; return; }
-  const round = `${game.round} ${S.lang}`;
-  if (tallied !== round) { tallies = {}; tallied = round; }
+  if (!scoring) { tallies = {}; typed = {}; chosen = null; drawn = ""; return; }
+  const round = `${game.round}`;
+  if (tallied !== round) { tallies = {}; typed = {}; tallied = round; }
   const waiting = game.waiting_for || [];
   if (!waiting.includes(chosen)) chosen = waiting.length ? waiting[0] : null;
+  const tally = chosen == null ? {} : (tallies[chosen] || (tallies[chosen] = {}));
+  // an event while a hand is tapped in or its points typed must not take the field (and the keyboard) away
+  const key = JSON.stringify([round, S.lang, waiting, chosen, tally, game.hands, S.status.names]);
+  if (key === drawn) return;
+  drawn = key;
   box.replaceChildren();
   if (chosen == null) return;
-  const tally = tallies[chosen] || (tallies[chosen] = {});
 
   const who = el("div", {className: "hand-seats", role: "group"});
   who.setAttribute("aria-label", t("hand.whose"));
@@ -48,7 +54,7 @@ export function renderHands(game) {
   const {n, points} = sum(game, tally);
   const counted = game.hands ? game.hands[String(chosen)] : null;   // the shooter's own count (exact variants)
   const total = el("p", {className: "hand-sum", id: "hand-sum",
-    textContent: t(counted != null ? "hand.sum_of" : "hand.sum", {who: seatName(chosen), n, of: counted, points})});
+    textContent: t(counted != null && n ? "hand.sum_of" : "hand.sum", {who: seatName(chosen), n, of: counted, points})});
   total.setAttribute("aria-live", "polite");
 
   const cells = keys(game).map((key) => {
@@ -72,14 +78,16 @@ export function renderHands(game) {
   const grid = el("div", {className: "hand-pad", role: "group"}, ...cells);
   grid.setAttribute("aria-label", t("hand.title", {who: seatName(chosen)}));
 
-  const typed = el("input", {id: "hand-points", type: "number", inputMode: "numeric", min: "0"});
-  const direct = el("label", {}, t("hand.direct"), typed);
+  const seat = chosen;
+  const field = el("input", {id: "hand-points", type: "number", inputMode: "numeric", min: "0",
+    value: typed[seat] ?? ""});
+  field.addEventListener("input", () => { typed[seat] = field.value; });
+  const direct = el("label", {}, t("hand.direct"), field);
   const report = el("button", {type: "button", className: "primary", textContent: t("btn.report")});
   report.setAttribute("aria-label", `${t("btn.report")}: ${seatName(chosen)}`);
-  const seat = chosen;
   report.addEventListener("click", guarded(() => {
-    const done = {ok: () => { delete tallies[seat]; }};
-    if (typed.value.trim() !== "") { act(`score seat=${seat} points=${Number(typed.value)}`, done); return; }
+    const done = {ok: () => { delete tallies[seat]; delete typed[seat]; }};
+    if (field.value.trim() !== "") { act(`score seat=${seat} points=${Number(field.value)}`, done); return; }
     const cards = Object.entries(tally).flatMap(([key, count]) => Array(count).fill(key));
     act(cards.length ? `hand seat=${seat} cards=${cards.join(",")}` : `score seat=${seat} points=0`, done);
   }));

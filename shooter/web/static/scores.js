@@ -67,10 +67,11 @@ function renderChart(game) {
     chart.append(svg("circle", {cx: x(end), cy: y(totals[s][end]), r: 4, fill: colour}));
   });
   $("chart").replaceChildren(chart);
-  $("chart-legend").replaceChildren(...seats.map((s, k) => {
-    const item = el("span", {textContent: `${seatName(s)} ${totals[s].at(-1)}`});
-    item.style.setProperty("--c", COLOURS[k % COLOURS.length]);
-    return item;
+  $("chart-legend").replaceChildren(...seats.map((s, k) => {   // each line's colour and dash beside its name
+    const key = svg("svg", {viewBox: "0 0 24 8", width: 24, height: 8, "aria-hidden": "true"},
+      svg("line", {x1: 0, x2: 24, y1: 4, y2: 4, stroke: COLOURS[k % COLOURS.length], "stroke-width": 3,
+        "stroke-dasharray": DASHES[k % DASHES.length]}));
+    return el("span", {}, key, ` ${seatName(s)} ${totals[s].at(-1)}`);
   }));
 }
 

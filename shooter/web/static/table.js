@@ -70,6 +70,7 @@ export function renderTable(st) {
 
   const phase = game ? game.phase : "none";
   const playing = phase === "play";
+  if (!playing && S.mode) endPick();   // the round ended under the pick: nothing to pick a seat for
   $("circle").hidden = phase === "scoring" || !!(game && renderedResult(game));
   renderCircle(st);
   $("play-panel").hidden = !(playing || !game);
