@@ -153,6 +153,7 @@ def test_an_extreme_round_played_from_the_page_alone(table, phones, token, lang)
     button(page, f"{w('btn.report')}: Cor").click()
 
     # the round's result stands on the table until the next round starts
+    expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#result-title")).to_have_text(w("result.round", n=1, who="Bram"))
     expect(page.locator("#result-table tr.winner")).to_have_text(re.compile(r"^Bram\s*\+122\s*122$"))
     expect(button(page, w("btn.start_round"))).to_be_visible()
@@ -240,6 +241,7 @@ def test_a_classic_round_dealt_counted_and_scored_from_the_page_alone(table, pho
     expect(page.get_by_role("group", name=w("hand.title", who="Cor"))).to_be_visible()
     page.get_by_label(w("hand.direct")).fill("30")
     button(page, f"{w('btn.report')}: Cor").click()
+    expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#result-title")).to_have_text(w("result.round", n=1, who="Bram"))
     expect(page.locator("#result-table tr.winner")).to_have_text(re.compile(r"^Bram\s*\+72\s*72$"))
     expect(button(page, w("btn.deal"))).to_be_visible()
