@@ -106,7 +106,8 @@ TRANSITIONS: list[dict[str, Any]] = [
     # without the sensor: the calibrated motor time is over
     {"trigger": "burst_done", "source": "firing", "dest": "retracting",
      "before": ["_count_timed_burst", "_end_burst"], "after": "_report_burst"},
-    {"trigger": "retracted", "source": "retracting", "dest": "ready", "unless": "magazine_is_empty"},
+    {"trigger": "retracted", "source": "retracting", "dest": "ready", "unless": "magazine_is_empty",
+     "after": "_announce_ready"},
     {"trigger": "retracted", "source": "retracting", "dest": "empty"},
     {"trigger": "stalled", "source": "firing", "dest": "empty", "conditions": "magazine_is_empty"},
     {"trigger": "stalled", "source": "firing", "dest": "jammed"},
@@ -423,6 +424,13 @@ class Launcher:
             self.hw.motor.stop()
             then()
         self._set_timer(self.settings.retract_time, done, "retract")
+
+    def _announce_ready(self) -> None:
+        # Nothing else says the burst is over once the motor has pulled back: a console that last asked while
+        # it was retracting would show the shooter shooting until something else happened (the page did, 16 s
+        # after a classic draw). With more queued it goes on turning or firing, which the next event says.
+        if not self.queue:
+            self.emit("ready")
 
     def _stall(self) -> None:
         self._timer = None

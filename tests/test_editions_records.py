@@ -116,7 +116,7 @@ LITERAL = re.compile(r"""(["'])(extreme|classic|all-wild|flip|2016|2010)\1|VARIA
 def test_no_module_outside_the_registry_names_an_edition_or_a_variant():
     # the registry (shooter/editions) is the one place; the table, the page, the simulator and its bots read it
     sources = [p for d in ("shooter", "sim") for p in (ROOT / d).rglob("*.py") if "editions" not in p.parts]
-    sources.append(ROOT / "shooter" / "web" / "static" / "app.js")
+    sources += sorted((ROOT / "shooter" / "web" / "static").glob("*.js"))   # the page's scripts, every one
     found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in sources
              for n, line in enumerate(path.read_text().splitlines(), 1) if LITERAL.search(line)]
     assert found == []

@@ -73,7 +73,7 @@ def test_aims_at_the_seat_before_firing(bench):
     bench.shoot(2, seat=3)
     assert bench.launcher.aimed_seat == 3
     assert bench.rig.world.servo_angle() == pytest.approx(-30.0)
-    assert bench.events[-1] == ("aim", {"seat": 3, "angle": -30.0})
+    assert bench.events[-2:] == [("aim", {"seat": 3, "angle": -30.0}), ("ready", {})]   # aimed, shot, ready again
     fired_at = next(t for t, level in bench.rig.pin("motor_forward").history if level > 0)
     assert fired_at >= bench.rig.world.servo_arrival()
 

@@ -80,6 +80,22 @@ def flip(page, server, lang):
     expect(page.locator("#report-first")).to_be_visible(timeout=DEAL)
 
 
+def hands(page, server, lang):
+    """The round ends; two cards tapped into the first hand (their counts and their minus buttons shown)."""
+    tapped("#mode-cancel")(page, server, lang)
+    console("play 5 last", shows="#hands")(page, server, lang)
+    for _ in range(2):
+        page.locator("#hands .tally .add").first.click()
+    expect(page.locator("#hands .less")).to_have_count(1)
+
+
+def disconnected(page, server, lang):
+    """The WebSocket cut, and every new one refused: the page says it reconnects, over the board dimmed."""
+    page.route_web_socket("**/ws", lambda ws: ws.close())
+    page.evaluate("() => window.shooterPage.ws.close()")
+    expect(page.locator("#conn")).to_be_visible()
+
+
 # (view, how to open it from the view before): the page's every view, in the order a game goes
 VIEWS: list[tuple[str, Callable]] = [
     ("watching, no game", lambda page, server, lang: None),
@@ -90,18 +106,28 @@ VIEWS: list[tuple[str, Callable]] = [
     ("table, a round on", lambda page, server, lang: (
         console("names seats=Anna,Bram,Cor,Dirk", "game new players=4", "round start first=5")(page, server, lang),
         tapped("#tab-table")(page, server, lang), expect(page.locator("#play-panel")).to_be_visible())),
-    ("presses owed", console("play hit2", shows="#owed")),
+    ("presses owed", console("play hit2", shows="#seats .badge")),
+    ("the pad's second page", lambda page, server, lang: (
+        console("undo")(page, server, lang), tapped("#pad-more")(page, server, lang))),
+    ("a penalty's kind to choose", lambda page, server, lang: (
+        tapped("#pad-more")(page, server, lang), tapped("#penalty")(page, server, lang),
+        expect(page.locator("#choose")).to_be_visible())),
     ("Extreme Hit: the seat pick", lambda page, server, lang: (
-        console("undo")(page, server, lang), card("extreme-hit")(page, server, lang))),   # the Hit 2 taken back
-    ("hands entry", lambda page, server, lang: (
-        tapped("#mode-cancel")(page, server, lang),
-        console("play 5 last", shows="#score-panel")(page, server, lang))),
-    ("scores after a round", lambda page, server, lang: (
-        console("score seat=1 points=10", "score seat=2 points=20", "score seat=4 points=5")(page, server, lang),
-        tapped("#tab-scores")(page, server, lang))),
+        tapped("#choose-cancel")(page, server, lang), card("extreme-hit")(page, server, lang))),
+    ("hands pad", hands),
+    ("round result", lambda page, server, lang: (
+        console("score seat=1 points=10", "score seat=3 points=20", "score seat=4 points=5",
+                shows="#result")(page, server, lang))),
+    ("scores and their chart", lambda page, server, lang: (
+        tapped("#tab-scores")(page, server, lang), expect(page.locator("#chart svg")).to_be_visible())),
+    ("a new game over a running one: the confirmation", lambda page, server, lang: (
+        tapped("#tab-setup")(page, server, lang), tapped("#new-game")(page, server, lang),
+        expect(page.locator("#confirm")).to_be_visible())),
     ("lid open alarm", lambda page, server, lang: (
-        tapped("#tab-table")(page, server, lang), console("sim lid open")(page, server, lang))),
+        tapped("#confirm-no")(page, server, lang), tapped("#tab-table")(page, server, lang),
+        console("sim lid open", shows="#alarm")(page, server, lang))),
     ("Flip: light side", flip),
+    ("disconnected", disconnected),
 ]
 
 

@@ -220,3 +220,12 @@ def test_ctrl_c_at_the_prompt_gives_the_terminal_back_as_it_was(tmp_path):
     os.close(slave)
     assert after[3] & termios.ECHO and after[3] & termios.ICANON
     assert after[3] == before[3]
+
+
+def test_the_shooter_ready_again_after_a_burst_is_left_unsaid():
+    # every burst ends with a `ready` event (for a page that redraws the shooter's state): a person hears the
+    # motor stop, and a line after every shot would drown the table's sentences
+    out = run_console(["game new players=3", "round start first=5", "play hit2", "press", "press"])
+    assert [o["event"] for o in out if o.get("event") == "ready"]
+    assert not any("ready" in line.lower() for line in rendered(["game new players=3", "round start first=5",
+                                                                 "play hit2", "press", "press"]))

@@ -140,3 +140,34 @@ def test_every_option_and_every_pad_card_has_a_message_in_every_language():
         for key, pad in DOC["pads"].items():
             for card in pad["cards"]:
                 assert pad["names"][lang][card].strip(), (lang, key, card)
+
+
+def hand_points_of(key: str, cards: list[str]) -> int:
+    """What the table counts for a hand of `cards` at the end of a round of this pad's game."""
+    from shooter.table.cards import hand_points
+    from shooter.table.editions import exact_hand_points
+    if key in args.EDITIONS:
+        return hand_points(cards, key)
+    variant, _, side = key.partition("-") if key.startswith("flip") else (key, "", "")
+    return exact_hand_points(cards, variant, side or None)
+
+
+@pytest.mark.parametrize("key", sorted(DOC["pads"]))
+def test_a_pads_points_are_what_the_table_counts_for_each_card_in_a_hand(key):
+    # the hands pad adds these up while the cards are tapped: the sum it shows is the one the table will count
+    pad = DOC["pads"][key]
+    for card in pad["cards"]:
+        if card == "number":
+            assert pad["points"][card] is None   # a number card scores its face
+            assert all(hand_points_of(key, [str(d)]) == d for d in pad["digits"])
+        else:
+            assert pad["points"][card] == hand_points_of(key, [card]), (key, card)
+
+
+@pytest.mark.parametrize("key", sorted(DOC["pads"]))
+def test_a_pads_copies_are_its_decks_counts(key):
+    pad = DOC["pads"][key]
+    record = lookup("flip" if key.startswith("flip") else key if key in EXACT_DECKS else "extreme",
+                    None if not key.isdigit() else key)
+    side = record.side(key.partition("-")[2] or None)
+    assert pad["copies"] == {card: side.cards[card].count for card in pad["cards"]}

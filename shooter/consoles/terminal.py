@@ -166,6 +166,8 @@ class Renderer:
             self._refused_reply = None  # this console was just told in the reply: say it once
             return None
         self._refused_reply = None
+        if name == "ready":   # the motor pulled back after a burst: a page redraws; a person heard it stop
+            return None
         if name == "names" and isinstance(ev.get("names"), dict):
             self.learn_names(ev["names"])
         line = f"[{self.stamp(ev)}] {self.sentence(ev)}"

@@ -11,7 +11,9 @@ pads. Where each comes from:
 - ``name_length``: :data:`shooter.seat_names.MAX_LENGTH`; ``languages``: :data:`shooter.i18n.LANGUAGES`;
 - ``pads``: per pad (each side of each edition's deck) its ``cards`` in the pad's order (the record's), its
   ``digits`` (the faces of its number cards), the cards that are ``targeted`` (the player taps a seat: their
-  effect aims, :data:`shooter.editions.AIMED_EFFECTS`) and the ``names`` printed on them per language;
+  effect aims, :data:`shooter.editions.AIMED_EFFECTS`), each card's ``copies`` in the deck (``null``: not known;
+  the page puts the most played on its pad's first page) and ``points`` in a hand (``null``: a number card, its
+  face value; the hands pad adds them up) and the ``names`` printed on them per language;
 - ``defaults``: the form's first choices, this controller's own: ``players`` its seats without a game
   (``[table] default_seats``), ``dealer`` and ``start`` its rule options (``[rules] default_dealer``,
   ``classic_first_card``), which a console's ``game new`` without them gets too.
@@ -36,8 +38,8 @@ def pad_key(record: Edition, side: Side) -> str:
 
 
 def pads() -> dict[str, dict[str, Any]]:
-    """Per pad: its cards in the pad's order, the digits of its number cards, its targeted cards and the
-    names printed on its cards per language."""
+    """Per pad: its cards in the pad's order, the digits of its number cards, its targeted cards, each card's
+    copies in the deck and points in a hand, and the names printed on its cards per language."""
     out: dict[str, dict[str, Any]] = {}
     for record in records():
         for side in record.sides:
@@ -47,6 +49,8 @@ def pads() -> dict[str, dict[str, Any]]:
             out[pad_key(record, side)] = {
                 "cards": cards, "digits": sorted(side.digits),
                 "targeted": [name for name in cards if side.cards[name].effect in AIMED_EFFECTS],
+                "copies": {name: side.cards[name].count for name in cards},
+                "points": {name: side.cards[name].points for name in cards},
                 "names": {lang: {name: names.get(name, name) for name in cards}
                           for lang, names in record.names.items()},
             }
