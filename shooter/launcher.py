@@ -430,7 +430,7 @@ class Launcher:
         # it was retracting would show the shooter shooting until something else happened (the page did, 16 s
         # after a classic draw). With more queued it goes on turning or firing, which the next event says.
         if not self.queue:
-            self.emit("ready")
+            self.emit(EventName.READY)
 
     def _stall(self) -> None:
         self._timer = None

@@ -34,6 +34,7 @@ class EventName(Word):
     JAM = "jam"
     EMPTY = "empty"
     CLEARED = "cleared"
+    READY = "ready"  # a burst is over, the motor pulled back, nothing more queued
     ROUND_OVER = "round-over"
     ROUND_SCORED = "round-scored"
     GAME_OVER = "game-over"
