@@ -1,0 +1,1 @@
+"""The recogniser (numpy + OpenCV): the camera over the discard pile tells what was played."""
