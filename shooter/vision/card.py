@@ -136,13 +136,19 @@ def features(card: Image) -> Features:
     """The card's ink and symbol, measured against its own board's white."""
     img = card.astype(np.float32)
     e = EDGE
-    ring = np.concatenate([img[1:e - 1, 8:-8].reshape(-1, 3), img[1 - e:-1, 8:-8].reshape(-1, 3),
-                           img[8:-8, 1:e - 1].reshape(-1, 3), img[8:-8, 1 - e:-1].reshape(-1, 3)])
-    white = np.maximum(np.median(ring, axis=0), 12.0)
+    ring = np.concatenate([img[2:e - 1, 8:-8].reshape(-1, 3), img[2 - e:-2, 8:-8].reshape(-1, 3),
+                           img[8:-8, 2:e - 1].reshape(-1, 3), img[8:-8, 2 - e:-2].reshape(-1, 3)])
+    bright = ring.sum(axis=1)
+    board = ring[bright >= np.median(bright)]   # the brighter half: an outline a pixel off takes in the table
+    white = np.maximum(np.median(board, axis=0), 12.0)
     ratio = img / white
     least = ratio.min(axis=2)
     x0, x1, y0, y1 = SYMBOL
-    symbol = np.clip((least[y0:y1, x0:x1] - 0.42) / 0.33, 0.0, 1.0).astype(np.float32)
+    # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
+    # then blurred to one sharpness whatever the camera's focus and distance
+    middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
+    strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
+    symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), 1.5).astype(np.float32)
     field = np.ones(least.shape, bool)
     field[:e + 2, :] = field[-e - 2:, :] = field[:, :e + 2] = field[:, -e - 2:] = False
     field[y0:y1, x0:x1] = False

@@ -37,18 +37,20 @@ Region = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class WatchSettings:
-    """The watcher's thresholds (8-bit levels are of the shrunk, 0..255 frame)."""
+    """The watcher's thresholds (levels are shares of the view's white, the 99th percentile of its brightest channel, so that a dim room
+    and a bright one are watched alike)."""
 
     shrink: int = 2                  # frames are compared at 1/shrink of their size
-    motion_level: float = 16.0       # a pixel that changed this much since the last frame moved
+    motion_level: float = 0.06       # a pixel that changed this much (a share of the view's white) moved
     motion_share: float = 0.002      # this share of the region moving is motion (restarts the window)
     settle_s: float = 0.25           # a new card must lie still this long before it is read
-    change_level: float = 28.0       # a pixel that changed this much since the last card changed
+    change_level: float = 0.1        # a pixel that changed this much (a share of white) since the last card
+    floor: float = 9.0               # ... but never less than this many levels (the sensor's noise)
     min_card_share: float = 0.02     # a card covers at least this share of the region
     sure: float = 0.5                # reads below this confidence are unsure
-    symbol_floor: float = 0.45       # a symbol matching less than this is nothing learned
-    symbol_gap: float = 0.12         # ... and must beat the next face by this much to be sure
-    ink_gap: float = 0.5             # the nearest ink must be this much nearer than the next (a fraction)
+    symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
+    symbol_gap: float = 0.1          # its lead over the next face that is half sure
+    ink_sure: float = 0.6            # the nearest ink's distance over the next one's that is half sure
 
 
 @dataclass(frozen=True)
@@ -81,8 +83,8 @@ class Seen:
 
 def _shrunk(view: Frame, shrink: int) -> npt.NDArray[np.float32]:
     h, w = view.shape[:2]
-    return cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA).astype(
-        np.float32)
+    small = cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small.astype(np.float32), (5, 5), 1.0)   # the sensor's noise is no motion
 
 
 class PileWatcher:
@@ -117,7 +119,8 @@ class PileWatcher:
             self._last, self._reference = small, small
             self._still_since, self._checked = now, True
             return None
-        moved = np.abs(small - self._last).max(axis=2) > self.settings.motion_level
+        white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
+        moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
         self._last = small
         if moved.mean() > self.settings.motion_share:
             self._still_since, self._checked = now, False
@@ -125,7 +128,8 @@ class PileWatcher:
         if self._checked or now - self._still_since < self.settings.settle_s:
             return None
         self._checked = True
-        change = (np.abs(small - self._reference).max(axis=2) > self.settings.change_level).astype(np.uint8)
+        level = max(self.settings.floor, self.settings.change_level * white)
+        change = (np.abs(small - self._reference).max(axis=2) > level).astype(np.uint8)
         self._reference = small
         change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
@@ -137,52 +141,76 @@ class PileWatcher:
         return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
 
 
-def _ink(deck: Deck, ink: tuple[float, float, float], settings: WatchSettings,
-         ) -> list[tuple[str | None, str, float]]:
-    """Every learned ink by distance: (side, colour or BLACK, distance), nearest first."""
-    found = [(None if side == "" else side, colour, float(np.linalg.norm(np.subtract(ink, ref))))
+def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
+    """Every learned ink by distance: (side, colour or BLACK, distance), nearest first. Inks are compared by
+    their shares of each primary (their hue and saturation, whatever the light's level), a wild's black by its
+    level alone."""
+    def where(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
+        v = np.asarray(bgr, np.float64)
+        return np.append(v / max(float(v.sum()), 1e-6), min(1.0, float(v.max())))
+    at = where(ink)
+    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - where(ref))))
              for side, inks in deck.inks.items() for colour, ref in inks.items()]
     return sorted(found, key=lambda f: f[2])
 
 
-def _match(symbol: npt.NDArray[np.float32], face: Face) -> float:
-    """How well ``symbol`` (either end up) matches a face's learned symbol: normalised correlation, the best
-    over a few pixels of shift."""
+def _aligned(symbol: npt.NDArray[np.float32], face: Face) -> npt.NDArray[np.float32] | None:
+    """The part of ``symbol`` (either end up) that best lines up with the face's learned symbol, or None when
+    the face learned no symbol."""
     t = face.symbol[4:-4, 4:-4]
     if float(t.std()) < 1e-3:
-        return 0.0
-    best = -1.0
+        return None
+    best, window = -2.0, t
     for view in (symbol, turned(symbol)):
-        best = max(best, float(cv2.matchTemplate(view, t, cv2.TM_CCOEFF_NORMED).max()))
-    return best
+        scores = cv2.matchTemplate(view, t, cv2.TM_CCOEFF_NORMED)
+        _, top, _, (x, y) = cv2.minMaxLoc(scores)
+        if top > best:
+            best, window = top, view[y:y + t.shape[0], x:x + t.shape[1]]
+    return window
+
+
+def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
+    """Each face's match: the correlation of the aligned symbol with the face's, both less the mean of the
+    deck's learned symbols (what every symbol shares, a blot in the middle, counts for none)."""
+    mean = np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0)
+    out = []
+    for face in faces:
+        window = _aligned(symbol, face)
+        if window is None:
+            out.append((0.0, face))
+            continue
+        a, b = (window - mean).ravel(), (face.symbol[4:-4, 4:-4] - mean).ravel()
+        a, b = a - a.mean(), b - b.mean()
+        out.append((float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9)), face))
+    return sorted(out, key=lambda sf: -sf[0])
+
+
+def _half_at(value: float, half: float) -> float:
+    """A confidence 0..1 that grows with ``value``: 0.5 at ``half``, 1 at twice it."""
+    return float(np.clip(value / (2 * half), 0.0, 1.0))
 
 
 def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSettings = WatchSettings()) -> Read:
     """The card ``seen`` is, by the deck's learned inks and symbols."""
-    inks = _ink(deck, seen.ink, settings)
+    inks = _ink(deck, seen.ink)
     if not inks or not deck.faces:
         return Read("?", None, None, 0.0, True, (), quad)
     side, colour, d1 = inks[0]
     d2 = next((d for s, c, d in inks[1:] if c != colour), d1 * 10 + 1.0)
-    ink_conf = float(np.clip(1.0 - d1 / (settings.ink_gap * d2 + 1e-9), 0.0, 1.0))
+    ink_conf = _half_at(1.0 - d1 / max(d2, 1e-9), 1.0 - settings.ink_sure)
     wild = colour == BLACK
-    scores = sorted(((_match(seen.symbol, f), f) for f in deck.faces), key=lambda sf: -sf[0])
-    fits = [(s, f) for s, f in scores if f.wild == wild and (wild or f.side == side)]
+    fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
-        return Read("?", None, side, 0.0, True, tuple((f.name, None, 0.0) for _, f in scores[:2]), quad)
+        return Read("?", None, side, 0.0, True, (), quad)
     s1, best = fits[0]
     s2 = next((s for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), 0.0)
-    span = 1.0 - settings.symbol_floor
-    symbol_conf = float(np.clip((s1 - settings.symbol_floor) / (span / 2), 0, 1)
-                        * np.clip((s1 - s2) / settings.symbol_gap, 0, 1))
+    symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(s1 - s2, settings.symbol_gap))
     confidence = min(symbol_conf, ink_conf)
     shown = None if wild else colour
-    others: list[tuple[str, str | None, float]] = []
-    for s, f in fits[1:3]:
-        others.append((f.name, shown, round(float(np.clip((s - settings.symbol_floor) / span, 0, 1)), 2)))
-    second = next(((sd, c) for sd, c, _ in inks[1:] if c != colour), None)
-    if second is not None and second[1] != BLACK and not best.wild:
-        others.append((best.name, second[1], round(1.0 - ink_conf, 2)))
+    others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in fits[1:3]]
+    second = next((c for _, c, _ in inks[1:] if c != colour), None)
+    if second is not None and second != BLACK and not best.wild:
+        others.append((best.name, second, round(1.0 - ink_conf, 2)))
     return Read(best.name, shown, best.side, round(confidence, 3), confidence < settings.sure,
                 tuple(others[:3]), quad)
 
