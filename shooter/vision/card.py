@@ -10,6 +10,7 @@ as a map of how white each pixel of the card's middle is (the digit or glyph pri
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -77,7 +78,7 @@ def _straightened(quad: Quad, hull: npt.NDArray[np.float32]) -> Quad | None:
     corners are rounded, so the hull's own corner points lie inside the card's true corners)."""
     ring = np.concatenate([hull, hull[:1]])
     dense = np.concatenate([np.linspace(a, b, max(2, int(np.linalg.norm(b - a)) + 1), endpoint=False)
-                            for a, b in zip(ring[:-1], ring[1:], strict=True)])
+                            for a, b in itertools.pairwise(ring)])
     lines = []
     for i in range(4):
         a, b = quad[i], quad[(i + 1) % 4]
@@ -129,7 +130,8 @@ def rectify(frame: Image, quad: Quad) -> Image:
     """The card inside ``quad`` (frame pixels), straightened to :data:`SIZE`."""
     w, h = SIZE
     target = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(quad, target), SIZE, flags=cv2.INTER_AREA)
+    return np.asarray(cv2.warpPerspective(frame, cv2.getPerspectiveTransform(quad, target), SIZE,
+                                          flags=cv2.INTER_AREA), np.uint8)
 
 
 def features(card: Image) -> Features:

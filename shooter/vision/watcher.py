@@ -37,8 +37,8 @@ Region = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class WatchSettings:
-    """The watcher's thresholds (levels are shares of the view's white, the 99th percentile of its brightest channel, so that a dim room
-    and a bright one are watched alike)."""
+    """The watcher's thresholds (levels are shares of the view's white, the 99th percentile of its brightest
+    channel, so that a dim room and a bright one are watched alike)."""
 
     shrink: int = 2                  # frames are compared at 1/shrink of their size
     motion_level: float = 0.06       # a pixel that changed this much (a share of the view's white) moved
@@ -70,7 +70,8 @@ class Read:
 
     def describe(self) -> str:
         what = f"{self.colour} {self.card}" if self.colour else self.card
-        return f"{what}{f' ({self.side})' if self.side else ''} {self.confidence:.2f}{' unsure' if self.unsure else ''}"
+        side = f" ({self.side})" if self.side else ""
+        return f"{what}{side} {self.confidence:.2f}{' unsure' if self.unsure else ''}"
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Seen:
 def _shrunk(view: Frame, shrink: int) -> npt.NDArray[np.float32]:
     h, w = view.shape[:2]
     small = cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(small.astype(np.float32), (5, 5), 1.0)   # the sensor's noise is no motion
+    return np.asarray(cv2.GaussianBlur(small.astype(np.float32), (5, 5), 1.0), np.float32)  # noise is no motion
 
 
 class PileWatcher:
@@ -133,7 +134,7 @@ class PileWatcher:
         self._reference = small
         change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        quad = outline(change * 255, self.settings.min_card_share * change.size)
+        quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
         if quad is None:
             return None
         s = self.settings.shrink
@@ -222,16 +223,20 @@ def read_still(deck: Deck, photo: Frame, region: Region | None = None,
     x, y, w, h = region or (0, 0, photo.shape[1], photo.shape[0])
     view = photo[y:y + h, x:x + w]
     img = view.astype(np.float32)
-    level = np.percentile(img.max(axis=2), 99) + 1.0
+    brightest = img.max(axis=2)
+    # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
+    k = max(15, (min(w, h) // 12) | 1)
+    level = cv2.GaussianBlur(cv2.dilate(brightest, np.ones((k, k), np.uint8)), (0, 0), k / 3) + 1.0
     least = img.min(axis=2) / level
-    spread = (img.max(axis=2) - img.min(axis=2)) / level
-    board = ((least > 0.55) & (spread < 0.2)).astype(np.uint8) * 255
+    spread = (brightest - img.min(axis=2)) / level
+    brightest_here = float(np.percentile(brightest, 99.5)) + 1.0
+    board = ((least > 0.72) & (spread < 0.2) & (img.min(axis=2) > 0.55 * brightest_here)).astype(np.uint8) * 255
     filled = board.copy()
     contours, _ = cv2.findContours(board, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(filled, contours, -1, 255, -1)
     k = max(3, (min(w, h) // 60) | 1)
     filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    quad = outline(filled, settings.min_card_share * w * h * 0.25)
+    quad = outline(np.asarray(filled, np.uint8), settings.min_card_share * w * h * 0.25)
     if quad is None:
         return None
     card = rectify(view, quad)

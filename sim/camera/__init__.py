@@ -57,7 +57,8 @@ def _face_to_table(pose: Pose) -> npt.NDArray[np.float64]:
     # face's "down" is the table's -y (else the camera would see the card mirrored)
     turn = np.array([[math.cos(a) / s, math.sin(a) / s, pose.x], [math.sin(a) / s, -math.cos(a) / s, pose.y],
                      [0.0, 0.0, 1.0]])
-    return turn @ np.array([[1.0, 0.0, -faces.WIDTH / 2], [0.0, 1.0, -faces.HEIGHT / 2], [0.0, 0.0, 1.0]])
+    return np.asarray(turn @ np.array([[1.0, 0.0, -faces.WIDTH / 2], [0.0, 1.0, -faces.HEIGHT / 2], [0.0, 0.0, 1.0]]),
+                      np.float64)
 
 
 class SimCamera:
@@ -109,15 +110,15 @@ class SimCamera:
         # the sensor: cv2's generator (fast) seeded from ours, so that a seed gives the same frames
         cv2.setRNGSeed(int(self.noise.integers(2 ** 31)))
         noise = np.empty_like(img)
-        cv2.randn(noise, 0.0, self.conditions.noise)
+        cv2.randn(noise, np.zeros(3), np.full(3, self.conditions.noise))
         out = cv2.threshold(cv2.add(img, noise), 0.0, 0.0, cv2.THRESH_TOZERO)[1]
-        return cv2.convertScaleAbs(out)
+        return np.asarray(cv2.convertScaleAbs(out), np.uint8)
 
     def _optics(self, img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
         """What reaches the sensor (0..255): the scene lit, the glare on it, through a lens out of focus."""
         lit = cv2.scaleAdd(cv2.multiply(img, self._light), 1.0, cv2.merge([self._glare] * 3))
         if self.conditions.blur_px > 0.05:
-            lit = cv2.GaussianBlur(lit, (0, 0), self.conditions.blur_px)
+            lit = np.asarray(cv2.GaussianBlur(lit, (0, 0), self.conditions.blur_px), np.float32)
         return np.multiply(lit, np.float32(255.0), dtype=np.float32)
 
     def close(self) -> None:
@@ -138,7 +139,7 @@ class SimCamera:
         img = cv2.perspectiveTransform(pts.astype(np.float64), self.homography).reshape(-1, 2)
         w, h = self.size
         x0, y0 = max(0, int(img[:, 0].min())), max(0, int(img[:, 1].min()))
-        x1, y1 = min(w, int(math.ceil(img[:, 0].max()))), min(h, int(math.ceil(img[:, 1].max())))
+        x1, y1 = min(w, math.ceil(img[:, 0].max())), min(h, math.ceil(img[:, 1].max()))
         return x0, y0, x1 - x0, y1 - y0
 
     def corners(self, index: int = -1) -> npt.NDArray[np.float64]:
@@ -157,7 +158,8 @@ class SimCamera:
     def _table_texture(self) -> npt.NDArray[np.float32]:
         w, h = self.size
         grain = self.noise.standard_normal((h // 8 + 1, w // 8 + 1)).astype(np.float32)
-        grain = cv2.resize(cv2.GaussianBlur(grain, (0, 0), 1.5), (w, h), interpolation=cv2.INTER_CUBIC)[:h, :w]
+        grain = np.asarray(cv2.resize(cv2.GaussianBlur(grain, (0, 0), 1.5), (w, h), interpolation=cv2.INTER_CUBIC),
+                           np.float32)[:h, :w]
         base = np.asarray(self.conditions.table, np.float32)
         return np.clip(base * (1.0 + 0.08 * grain[..., None]), 0.0, 1.0).astype(np.float32)
 

@@ -114,7 +114,7 @@ def light_map(c: Conditions, size: tuple[int, int]) -> npt.NDArray[np.float32]:
     d = np.sqrt((xs / w - sx) ** 2 + (ys / h - sy) ** 2) / sr
     level *= 1.0 - c.shadow * np.clip(1.2 - d, 0.0, 1.0)   # soft-edged: full at its middle, none past 1.2 r
     gains = np.asarray([1.0 - c.warmth, 1.0, 1.0 + c.warmth], np.float32)
-    return (level[..., None] * gains).astype(np.float32)
+    return np.asarray(level[..., None] * gains, np.float32)
 
 
 def glare_map(c: Conditions, size: tuple[int, int]) -> npt.NDArray[np.float32]:
@@ -123,7 +123,7 @@ def glare_map(c: Conditions, size: tuple[int, int]) -> npt.NDArray[np.float32]:
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     gx, gy, gr = c.glare_at
     d2 = ((xs / w - gx) ** 2 + (ys / h - gy) ** 2) / gr ** 2
-    return (c.glare * np.exp(-d2)).astype(np.float32)
+    return np.asarray(c.glare * np.exp(-d2), np.float32)
 
 
 SKIN = ((0.55, 0.66, 0.86), (0.42, 0.55, 0.78), (0.30, 0.42, 0.62), (0.18, 0.27, 0.42))
