@@ -36,6 +36,7 @@ Examples:
   uno-shooter simulate --games 10 --players 4      # bots play whole games on the simulator
   uno-shooter selftest                             # bring-up: every part, pass or fail
   uno-shooter calibrate                            # bring-up: seat angles, motor timing
+  uno-shooter cards bench --sim --json             # the camera's recogniser on rendered frames
 """
 
 
@@ -103,6 +104,8 @@ def _parser() -> argparse.ArgumentParser:
                           help="show progress (games done, rate, time left) even when stderr is not a terminal")
 
     _bringup_parsers(sub)
+    from .cards_cli import add_parser as cards_parser
+    cards_parser(sub)
 
     diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")
     diagram.add_argument("machine", choices=("launcher", "table"))
@@ -177,6 +180,9 @@ def _main(argv: list[str] | None) -> int:
             from .table import table_diagram
             print(table_diagram())
         return 0
+    if args.command == "cards":
+        from .cards_cli import run as cards
+        return cards(args)
     from .config import load_config
     if args.command == "simulate":
         return _simulate(args)
