@@ -17,12 +17,13 @@ Importing this package loads numpy and OpenCV (the ``vision`` extra); nothing el
 unless a camera is configured or a ``cards`` command runs.
 """
 
+from ..reads import Read
 from .card import Features, features
 from .learn import learn, learn_sim
 from .live import camera_from_config, region_of
 from .synthetic import FaceSpec, Shot, Truth, faces_of, held_out_set, learning_set
 from .templates import Deck, Face, Templates, load as load_templates, save as save_templates
-from .watcher import PileWatcher, Read, WatchSettings, classify, read_still
+from .watcher import PileWatcher, WatchSettings, classify, read_still
 
 __all__ = ["Deck", "Face", "FaceSpec", "Features", "PileWatcher", "Read", "Shot", "Templates", "Truth",
            "WatchSettings", "camera_from_config", "classify", "faces_of", "features", "held_out_set", "learn",

@@ -21,10 +21,11 @@ import numpy as np
 from sim.camera import HELD_OUT, LEARNING
 
 from ..editions import Edition
+from ..reads import Read
 from .learn import learn_sim
 from .synthetic import Truth, held_out_set
 from .templates import Deck
-from .watcher import PileWatcher, Read, read_still
+from .watcher import PileWatcher, read_still
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """The pile watcher: fed the camera's frames, it says when a new card has settled on the pile and what it is.
 
-``PileWatcher(deck, region).feed(frame, now)`` returns a :class:`Read` on the frame in which a new card has lain
-still for ``settings.settle_s`` seconds, else None. It is pure: no thread, no clock of its own (``now`` is the
-caller's clock), every threshold a named field of :class:`WatchSettings`.
+``PileWatcher(deck, region).feed(frame, now)`` returns a :class:`shooter.reads.Read` (the table's one kind of
+read) on the frame in which a new card has lain still for ``settings.settle_s`` seconds, else None. It is pure:
+no thread, no clock of its own (``now`` is the caller's clock), every threshold a named field of
+:class:`WatchSettings`.
 
 How: inside ``region`` (x, y, w, h: the ``[camera] pile`` setting) each frame is shrunk by ``settings.shrink``;
 a frame that differs from the last one (motion: a hand, a card falling) restarts the stability window. Once the
@@ -22,12 +23,13 @@ found by its white board instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ..reads import Read
 from .card import SIZE, Features, Quad, features, outline, rectify, turned
 from .templates import BLACK, Deck, Face
 
@@ -51,27 +53,6 @@ class WatchSettings:
     symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
     symbol_gap: float = 0.1          # its lead over the next face that is half sure
     ink_sure: float = 0.6            # the nearest ink's distance over the next one's that is half sure
-
-
-@dataclass(frozen=True)
-class Read:
-    """What the watcher read: ``card`` as the protocol names it (``7``, ``skip``, ``wild``), ``colour`` (None for a
-    wild), ``side`` (Flip's ``light``/``dark``, else None), ``confidence`` 0..1, ``unsure`` (below the
-    threshold: ask, do not act), the nearest other readings ``(card, colour, confidence)``, and where the card
-    was found (``quad``: its corners in the frame)."""
-
-    card: str
-    colour: str | None
-    side: str | None
-    confidence: float
-    unsure: bool
-    alternatives: tuple[tuple[str, str | None, float], ...] = ()
-    quad: Quad | None = field(default=None, compare=False, repr=False)
-
-    def describe(self) -> str:
-        what = f"{self.colour} {self.card}" if self.colour else self.card
-        side = f" ({self.side})" if self.side else ""
-        return f"{what}{side} {self.confidence:.2f}{' unsure' if self.unsure else ''}"
 
 
 @dataclass(frozen=True)
@@ -195,14 +176,14 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     """The card ``seen`` is, by the deck's learned inks and symbols."""
     inks = _ink(deck, seen.ink)
     if not inks or not deck.faces:
-        return Read("?", None, None, 0.0, True, (), quad)
+        return Read("?", None, None, 0.0, unsure=True, quad=quad)
     side, colour, d1 = inks[0]
     d2 = next((d for s, c, d in inks[1:] if c != colour), d1 * 10 + 1.0)
     ink_conf = _half_at(1.0 - d1 / max(d2, 1e-9), 1.0 - settings.ink_sure)
     wild = colour == BLACK
     fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
-        return Read("?", None, side, 0.0, True, (), quad)
+        return Read("?", None, side, 0.0, unsure=True, quad=quad)
     s1, best = fits[0]
     s2 = next((s for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), 0.0)
     symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(s1 - s2, settings.symbol_gap))
@@ -212,8 +193,8 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     second = next((c for _, c, _ in inks[1:] if c != colour), None)
     if second is not None and second != BLACK and not best.wild:
         others.append((best.name, second, round(1.0 - ink_conf, 2)))
-    return Read(best.name, shown, best.side, round(confidence, 3), confidence < settings.sure,
-                tuple(others[:3]), quad)
+    return Read(best.name, shown, best.side, round(confidence, 3), tuple(others[:3]),
+                unsure=confidence < settings.sure, quad=quad)
 
 
 def read_still(deck: Deck, photo: Frame, region: Region | None = None,
