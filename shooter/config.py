@@ -88,13 +88,14 @@ CAMERA_REPORTS = ("off", "ask", "auto")
 class CameraConfig:
     """``[camera]``: the camera over the discard pile (docs/vision.md). ``pile`` is the region of the frame the
     pile lies in (x, y, w, h pixels; None: the whole frame); ``report`` what a read does: nothing (off), ask the
-    phones to confirm it (ask), or play it when sure (auto)."""
+    phones to confirm it (ask), or play it when sure (auto): at least ``threshold`` sure."""
 
     backend: str = "picamera2"
     device: int | str = 0
     resolution: tuple[int, int] = (640, 480)
     pile: tuple[int, int, int, int] | None = None
     report: str = "off"
+    threshold: float = 0.9   # how sure a read must be to be played in auto (shooter.pile_reports.PileSettings)
 
 
 def _camera(data: object) -> CameraConfig | None:
@@ -123,7 +124,8 @@ def _camera(data: object) -> CameraConfig | None:
             raise _err("camera.pile", f"[{x}, {y}, {w}, {h}] reaches outside the {width}x{height} frame")
         pile = (x, y, w, h)
     report = _str("camera.report", table.get("report", "off"), CAMERA_REPORTS)
-    return CameraConfig(backend, device, (width, height), pile, report)
+    threshold = _number("camera.threshold", table.get("threshold", 0.9), 0.01, 1.0)
+    return CameraConfig(backend, device, (width, height), pile, report, threshold)
 
 
 @dataclass(frozen=True)

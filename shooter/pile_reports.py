@@ -98,6 +98,7 @@ class PileReports:
         self.waiting: deque[Waiting] = deque()
         self.last: int | None = None     # the seat that said its next card is its last (`seen last`)
         self.counts: Counter[str] = Counter()
+        self.unavailable: str | None = None   # why the configured camera could not be opened (status says so)
         self._ids = 0
 
     # ---- reads, on the loop ----
@@ -173,12 +174,13 @@ class PileReports:
         return {"seat": seat}
 
     def status(self) -> dict[str, Any]:
-        """``status``'s ``camera``, while the camera reports (``report`` not ``off``)."""
-        if self.settings.report is Report.OFF:
+        """``status``'s ``camera``, while the camera reports (``report`` not ``off``) or could not be opened."""
+        if self.settings.report is Report.OFF and self.unavailable is None:
             return {}
+        gone = {} if self.unavailable is None else {"unavailable": self.unavailable}
         return {"camera": {"report": str(self.settings.report), "threshold": self.settings.threshold,
                            "waiting": [self._seen(w) for w in self.waiting], "last": self.last,
-                           "counts": dict(sorted(self.counts.items()))}}
+                           "counts": dict(sorted(self.counts.items())), **gone}}
 
     # ---- the waiting reads ----
     def _waiting(self, id: int) -> Waiting:

@@ -94,8 +94,14 @@ class CardsAtTable:
                 self.send(f"seen colour={named}")
                 self.stats["colours named"] += 1
                 continue
-            options = [f"target={target}"] * ("target" in head["asks"]) + [f"colour={named}"] * (
-                "colour" in head["asks"])
+            pick = self._pick(card, head)
+            if pick is None:   # the card is none of those offered: the player rejects the read and types the play
+                self.send(f"seen reject id={head['id']}")
+                self.send(line)
+                self.stats["plays typed"] += 1
+                return
+            options = [f"pick={pick}"] * (pick > 0) + [f"target={target}"] * ("target" in head["asks"]) + [
+                f"colour={named}"] * ("colour" in head["asks"])
             self.send(" ".join([f"seen confirm id={head['id']}", *options]))
             self.stats["reads confirmed"] += 1
         played = [e for e in self.events[seen:] if e["event"] == "camera"]
@@ -106,6 +112,16 @@ class CardsAtTable:
             raise BotError(f"seat {seat} put {card!r} on the pile and the table took it as "
                            f"{played[-1]['line']!r}, not {line!r}")
         self.stats["plays read"] += 1
+
+    def _pick(self, card: Any, head: Message) -> int | None:
+        """The reading of the waiting read ``head`` that is ``card`` as it lies (0: the read itself, K: its K-th
+        alternative), as a player picks it on the page; None when none is. A read that asks no card (sure, or
+        already confirmed: it asks a target or a colour) is taken as it is."""
+        if "card" not in head["asks"]:
+            return 0
+        face = self.world.face_up(card)
+        shown = [(head["card"], head["colour"])] + [(a["card"], a["colour"]) for a in head["alternatives"]]
+        return next((k for k, (name, colour) in enumerate(shown) if name == face.name and colour == face.colour), None)
 
     def _gather(self) -> list[Any]:
         """Every card back together for a new round: the magazine emptied with the lid open."""

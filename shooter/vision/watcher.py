@@ -80,10 +80,27 @@ class PileWatcher:
         self._reference: npt.NDArray[np.float32] | None = None
         self._still_since = 0.0
         self._checked = True
+        self._primed = False
+        self._settling = False   # after reset(): the first still view is the reference
+        self._before: npt.NDArray[np.float32] | None = None   # the reference before the last change
 
     def reset(self) -> None:
-        """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
-        self._last = self._reference = None
+        """Forget the pile (a pile cleared away, the camera moved, a round begun): the next view that lies still
+        for ``settings.settle_s`` is the reference, not read (a hand still over the pile is not taken for it)."""
+        self._last = self._reference = self._before = None
+        self._primed = False
+        self._settling = True
+
+    def take_back(self) -> None:
+        """The last card read is being taken back (a wrong card): the view before it is the reference again, so
+        the card it uncovers is no new card (and one put down meanwhile is)."""
+        if self._before is not None:
+            self._reference = self._before
+
+    def prime(self) -> None:
+        """The pile is about to change without a card put down (a wrong card taken back, the pile turned over):
+        the next view that settles after a change is the reference, not read."""
+        self._primed = True
 
     def feed(self, frame: Frame, now: float) -> Read | None:
         """A :class:`Read` when a new card has settled in this frame, else None."""
@@ -99,7 +116,8 @@ class PileWatcher:
         small = _shrunk(view, self.settings.shrink)
         if self._last is None or self._reference is None:
             self._last, self._reference = small, small
-            self._still_since, self._checked = now, True
+            self._still_since, self._checked = now, not self._settling
+            self._primed, self._settling = self._settling, False
             return None
         white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
         moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
@@ -110,9 +128,12 @@ class PileWatcher:
         if self._checked or now - self._still_since < self.settings.settle_s:
             return None
         self._checked = True
+        if self._primed:
+            self._reference, self._primed = small, False
+            return None
         level = max(self.settings.floor, self.settings.change_level * white)
         change = (np.abs(small - self._reference).max(axis=2) > level).astype(np.uint8)
-        self._reference = small
+        self._before, self._reference = self._reference, small
         change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
         quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
