@@ -91,22 +91,28 @@ class Gate:
     """The pile watcher as the pump feeds it, with what the table asked of it since the last frame (reset,
     prime, take back, another edition's deck), carried out before the frame is read."""
 
-    def __init__(self, watcher: PileWatcher, decks: Callable[[Edition], Deck | None]) -> None:
+    def __init__(self, watcher: PileWatcher, decks: Callable[[Edition], Deck | None], *,
+                 wake: Callable[[], None] | None = None) -> None:
         self.watcher = watcher
         self.decks = decks
+        self.wake = wake   # a lazy camera's (WorldCamera.wake): frames again, so that what is asked is done
         self.asked: deque[tuple[str, Edition | None]] = deque()   # appended on the loop, taken on the pump's thread
         self._deck_of: str | None = None
 
     def ask(self, what: str, record: Edition | None = None) -> None:
         self.asked.append((what, record))
+        if self.wake is not None:
+            self.wake()
 
     def feed(self, frame: Any, now: float) -> Read | None:
         while self.asked:
             what, record = self.asked.popleft()
             if what == "deck" and record is not None and record.key != self._deck_of:
                 self.watcher.deck, self._deck_of = self.decks(record), record.key
-            elif what == "reset":
-                self.watcher.reset()
+            elif what == "settle":
+                self.watcher.settle()
+            elif what == "settle if moving":
+                self.watcher.settle(if_moving=True)
             elif what == "prime":
                 self.watcher.prime()
             elif what == "take back":
@@ -116,9 +122,9 @@ class Gate:
 
 class WorldCamera:
     """The simulated camera over the world's pile (``world.pile``, Flip's side ``world.pile_side``). ``lazy``
-    (virtual time): a frame only while the pile changed in the last :data:`QUIET_S` seconds (the card falling, the
-    hand leaving), else None: nothing moves on a simulated table between plays, and a game is thousands of
-    frames shorter."""
+    (virtual time): a frame only within :data:`QUIET_S` seconds of a change of the pile (the card falling, the
+    hand leaving) or of the table asking the watcher something (:meth:`wake`), else None: nothing moves on a
+    simulated table between plays, and a game is thousands of frames shorter."""
 
     def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool) -> None:
         from sim.camera import HELD_OUT, SimCamera
@@ -130,6 +136,10 @@ class WorldCamera:
     @property
     def region(self) -> tuple[int, int, int, int]:
         return self.camera.region
+
+    def wake(self) -> None:
+        """Render again for :data:`QUIET_S` (the table asked the watcher something: it must see frames)."""
+        self._until = self.clock.now() + QUIET_S
 
     def capture(self) -> Any:
         pile = (*map(id, self.world.pile), self.world.pile_side)
@@ -159,7 +169,7 @@ class PileCamera:
                  interval: float = FRAME_INTERVAL) -> None:
         self.camera = camera
         self.controller = controller
-        self.gate = Gate(watcher, decks)
+        self.gate = Gate(watcher, decks, wake=getattr(camera, "wake", None))
         self.pump = FramePump(camera, self.gate, loop=loop, deliver=self._deliver, interval=interval, log=log)
         self.on_read: Callable[[Read], None] | None = None
         self.dropped = 0          # reads out of a round's play
@@ -182,9 +192,9 @@ class PileCamera:
             return
         if name == EventName.GAME:
             self.gate.ask("deck", self.controller.table.record)
-            self.gate.ask("reset")
+            self.gate.ask("settle")
         elif name == EventName.LID:
-            self.gate.ask("reset")
+            self.gate.ask("settle")
         elif name == EventName.SIDE:
             self.gate.ask("prime")
         if name == EventName.OWED and obj.get("reason") == Reason.WRONG_CARD:
@@ -195,7 +205,7 @@ class PileCamera:
             self._owing_wrong = False
         playing = self._in_play()
         if playing and not self._playing:
-            self.gate.ask("reset")
+            self.gate.ask("settle if moving")
         self._playing = playing
 
     def _deliver(self, read: Read) -> None:

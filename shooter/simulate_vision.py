@@ -11,7 +11,8 @@ what was played: :func:`watch` only lets the table's time run until the camera h
 * ``wrong``: sure enough, and not the card (it is played: the game then falls out of step, and the bots say so);
 * ``unsure``: asked on the phones; the bots answer as a player would with one tap (``seen confirm`` of the
   reading that is the card; none is: the read rejected and the play typed);
-* ``missed``: a card put down that no read followed within :data:`READ_WAIT` seconds.
+* ``missed``: a card put down that no read followed within :data:`READ_WAIT` seconds: the player types the play
+  (the table did not move on), as at a real table.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class Tally:
                 "missed": self.missed}
 
 
-def watch(app: App) -> tuple[Tally, Callable[[], None]]:
+def watch(app: App) -> tuple[Tally, Callable[[], bool]]:
     """The tally of ``app``'s camera and the bots' ``reports``: time runs until the card just put down is read."""
     camera, world = app.camera, app.world
     if camera is None or world is None:
@@ -70,14 +71,16 @@ def watch(app: App) -> tuple[Tally, Callable[[], None]]:
     camera.on_read = tally.count
     counts = app.controller.pile.counts
 
-    def reports() -> None:
+    def reports() -> bool:
         face = world.face_up(world.pile[-1])
         tally.truth = (face.name, face.colour)
         before = counts["reads"]
-        if not app.loop.run_until(lambda: counts["reads"] > before, READ_WAIT):
+        read = app.loop.run_until(lambda: counts["reads"] > before, READ_WAIT)
+        if not read:
             tally.missed += 1
             tally.truth = None
         app.loop.run_until_quiet()
+        return read
     return tally, reports
 
 

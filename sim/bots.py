@@ -48,11 +48,14 @@ class CardsAtTable:
     box: list[Any]
     stats: Counter[str]
     events: list[Message]
-    reports: Callable[[], None] | None   # pile mode: who tells the table what lies on the pile
+    reports: Callable[[], bool | None] | None   # pile mode: who tells the table what lies on the pile (False:
+    # nothing was read)
     _send: Send
 
-    def pile_mode(self, reports: Callable[[], None]) -> None:
-        """From now on the bots never report a play: ``reports()`` tells the table what lies on the pile."""
+    def pile_mode(self, reports: Callable[[], bool | None]) -> None:
+        """From now on the bots never report a play: ``reports()`` tells the table what lies on the pile (it
+        returns False when it read nothing: the player then types the play, as at a table whose camera missed
+        the card)."""
         self.reports = reports
 
     @property
@@ -82,7 +85,10 @@ class CardsAtTable:
         if last:
             self.send("seen last")   # Uno Extreme counts no hands: the player says it as the card goes down
         seen = len(self.events)
-        self.reports()
+        if self.reports() is False:   # nothing was read: the player sees the table did not take it, and types it
+            self.send(line)
+            self.stats["plays typed"] += 1
+            return
         self._collect_shots()        # what the read caused (a flip's side, a shot) is known before any tap
         self.check_cards()
         for _ in range(3):

@@ -81,15 +81,20 @@ class PileWatcher:
         self._still_since = 0.0
         self._checked = True
         self._primed = False
-        self._settling = False   # after reset(): the first still view is the reference
         self._before: npt.NDArray[np.float32] | None = None   # the reference before the last change
 
     def reset(self) -> None:
-        """Forget the pile (a pile cleared away, the camera moved, a round begun): the next view that lies still
-        for ``settings.settle_s`` is the reference, not read (a hand still over the pile is not taken for it)."""
+        """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
         self._last = self._reference = self._before = None
         self._primed = False
-        self._settling = True
+
+    def settle(self, *, if_moving: bool = False) -> None:
+        """The pile changed without a card put down (or is changing: ``if_moving``, only then): the next view that
+        lies still for ``settings.settle_s`` is the reference, not read (a hand still over the pile is not taken
+        for it)."""
+        if if_moving and self._checked:
+            return
+        self._primed, self._checked = True, False
 
     def take_back(self) -> None:
         """The last card read is being taken back (a wrong card): the view before it is the reference again, so
@@ -116,8 +121,7 @@ class PileWatcher:
         small = _shrunk(view, self.settings.shrink)
         if self._last is None or self._reference is None:
             self._last, self._reference = small, small
-            self._still_since, self._checked = now, not self._settling
-            self._primed, self._settling = self._settling, False
+            self._still_since, self._checked = now, True
             return None
         white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
         moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
