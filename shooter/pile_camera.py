@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 LEARN_SEED = 1          # the simulated owner's one learning session (cards learn --sim --seed 1)
 FRAME_INTERVAL = 0.2    # seconds between frames: a card is read well within a second of settling
-QUIET_S = 1.5           # the simulated camera in virtual time renders this long after the pile changed
+QUIET_S = 1.0           # the simulated camera in virtual time renders this long after the pile changed
 
 
 _LEARNED: dict[str, Deck] = {}   # by edition key: the simulated owner learns each deck once a run

@@ -102,7 +102,7 @@ class CardsAtTable:
                 continue
             pick = self._pick(card, head)
             if pick is None:   # the card is none of those offered: the player rejects the read and types the play
-                self.send(f"seen reject id={head['id']}")
+                self._send(f"seen reject id={head['id']}")   # (the card is still to be played: no checks yet)
                 self.send(line)
                 self.stats["plays typed"] += 1
                 return
