@@ -105,6 +105,7 @@ class Gate:
             self.wake()
 
     def feed(self, frame: Any, now: float) -> Read | None:
+        after = False
         while self.asked:
             what, record = self.asked.popleft()
             if what == "deck" and record is not None and record.key != self._deck_of:
@@ -112,12 +113,17 @@ class Gate:
             elif what == "settle":
                 self.watcher.settle()
             elif what == "settle if moving":
-                self.watcher.settle(if_moving=True)
+                after = True   # moving as this frame shows the pile: the frame first, then the ask
             elif what == "prime":
                 self.watcher.prime()
             elif what == "take back":
                 self.watcher.take_back()
-        return self.watcher.feed(frame, now)
+        read = self.watcher.feed(frame, now)
+        if after:
+            if read is not None:
+                return None   # what settled in this very frame is what lay there when asked
+            self.watcher.settle(if_moving=True)
+        return read
 
 
 class WorldCamera:
