@@ -89,7 +89,9 @@ def test_a_card_put_on_the_pile_is_played_through_the_cameras_frames(table):
 def test_the_dealers_first_card_is_no_play_however_late_it_settles(table):
     t = table()
     assert t.send("game new players=3")["ok"]
-    t.wait(2.0)                                  # the new game's pile has settled
+    # a card lies there as the game begins (the recogniser finds no lone card on the bare table: see docs/vision.md)
+    t.world.put_on_pile(Card("number", "green", 5))
+    t.wait(2.0)
     t.world.put_on_pile(Card("number", "green", 3))
     assert t.send("round start first=3")["ok"]   # at once: the card is still falling when play begins
     assert t.wait(3.0) == [] and t.reads() == 0
