@@ -11,9 +11,10 @@ first card. The table knows when those happen, so this class listens to its even
 tells the watcher:
 
 * out of a round's play (no ``phase`` ``play``: dealing, the first card, scoring) reads are dropped, and when
-  play begins the watcher is reset (the first card lies there already: it is the reference, not a play);
+  play begins while the pile is still changing (the first card falling) the view it settles to is the
+  reference, unread;
 * a new game (``game``: perhaps another edition, so another learned deck) and the lid (``lid``: hands at the
-  shooter, as when the pile is refilled into it) reset it: the next frame is the reference;
+  shooter, as when the pile is refilled into it, or a jam cleared) make the next still view the reference;
 * a wrong card owed for (``owed`` of reason ``wrong-card``: the card is taken back): the view before that card
   is the reference again, so the card it uncovers is no play (and a card put down meanwhile is one);
 * a flip (``side``: the pile turned over) primes it: the next view that settles after a change is the

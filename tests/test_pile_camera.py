@@ -14,13 +14,13 @@ import pytest
 pytest.importorskip("cv2")
 pytest.importorskip("numpy")
 
-from hal.camera import CameraError  # noqa: E402
-from shooter.app import App  # noqa: E402
-from shooter.config import parse_config  # noqa: E402
-from shooter.editions.records import lookup  # noqa: E402
-from shooter.pile_camera import learned_from_renders  # noqa: E402
-from shooter.vocabulary import EventName  # noqa: E402
-from sim.cards import Card  # noqa: E402
+from hal.camera import CameraError
+from shooter.app import App
+from shooter.config import parse_config
+from shooter.editions.records import lookup
+from shooter.pile_camera import learned_from_renders
+from shooter.vocabulary import EventName
+from sim.cards import Card
 
 
 class Table:
