@@ -138,11 +138,14 @@ def features(card: Image) -> Features:
     """The card's ink and symbol, measured against its own board's white."""
     img = card.astype(np.float32)
     e = EDGE
-    ring = np.concatenate([img[2:e - 1, 8:-8].reshape(-1, 3), img[2 - e:-2, 8:-8].reshape(-1, 3),
-                           img[8:-8, 2:e - 1].reshape(-1, 3), img[8:-8, 2 - e:-2].reshape(-1, 3)])
-    bright = ring.sum(axis=1)
-    board = ring[bright >= np.median(bright)]   # the brighter half: an outline a pixel off takes in the table
-    white = np.maximum(np.median(board, axis=0), 12.0)
+    # the board's white, from the whitest pixels inside the outline (the border, the symbol, the corner marks):
+    # an outline a pixel or two off takes the table into a ring of border, never into the printed white
+    inner = img[3:-3, 3:-3].reshape(-1, 3)
+    top, low = inner.max(axis=1), inner.min(axis=1)
+    neutral = inner[(low > 0.5 * top) & (top > 0.5 * np.percentile(top, 99))]   # not a wild's black
+    pool = neutral if len(neutral) > 200 else inner
+    bright = pool.max(axis=1)
+    white = np.maximum(np.median(pool[bright >= np.percentile(bright, 70)], axis=0), 12.0)
     ratio = img / white
     least = ratio.min(axis=2)
     x0, x1, y0, y1 = SYMBOL
