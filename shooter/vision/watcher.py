@@ -49,8 +49,8 @@ class WatchSettings:
     min_card_share: float = 0.02     # a card covers at least this share of the region
     sure: float = 0.5                # reads below this confidence are unsure
     symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
-    symbol_gap: float = 0.1          # its lead over the next face that is half sure
-    ink_sure: float = 0.6            # the nearest ink's distance over the next one's that is half sure
+    symbol_gap: float = 0.06         # its lead over the next face that is half sure
+    ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
 
 
 @dataclass(frozen=True)
