@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from .card import SIZE, Features, Quad, features, outline, rectify, turned
+from .card import SIZE, Features, Quad, features, outline, rectify, still_outline, turned
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -218,25 +218,11 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
 
 def read_still(deck: Deck, photo: Frame, region: Region | None = None,
                settings: WatchSettings = WatchSettings()) -> Read | None:
-    """The top card of one photo (no earlier view): the largest card-shaped blob of white board with what it
-    encloses; None when no card is found."""
+    """The top card of one photo (no earlier view): the one whole card-shaped field inside a white border
+    (:func:`~shooter.vision.card.still_outline`); None when no card is found."""
     x, y, w, h = region or (0, 0, photo.shape[1], photo.shape[0])
     view = photo[y:y + h, x:x + w]
-    img = view.astype(np.float32)
-    brightest = img.max(axis=2)
-    # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
-    k = max(15, (min(w, h) // 12) | 1)
-    level = cv2.GaussianBlur(cv2.dilate(brightest, np.ones((k, k), np.uint8)), (0, 0), k / 3) + 1.0
-    least = img.min(axis=2) / level
-    spread = (brightest - img.min(axis=2)) / level
-    brightest_here = float(np.percentile(brightest, 99.5)) + 1.0
-    board = ((least > 0.72) & (spread < 0.2) & (img.min(axis=2) > 0.55 * brightest_here)).astype(np.uint8) * 255
-    filled = board.copy()
-    contours, _ = cv2.findContours(board, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(filled, contours, -1, 255, -1)
-    k = max(3, (min(w, h) // 60) | 1)
-    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    quad = outline(np.asarray(filled, np.uint8), settings.min_card_share * w * h * 0.25)
+    quad = still_outline(view, settings.min_card_share * w * h * 0.25)
     if quad is None:
         return None
     card = rectify(view, quad)
