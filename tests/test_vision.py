@@ -89,6 +89,31 @@ def test_hands_reaching_over_the_pile_for_nothing_are_not_read(deck):
     assert [r for r in reads if r is not None] == []
 
 
+def test_a_wild_put_squarely_on_a_wild_is_read_not_missed(deck):
+    # black on black near the same place: the change is the symbol and slivers of border, no card's shape; the
+    # watcher then looks for the one whole card on top and reads it, rather than saying nothing
+    from sim.cards import Card
+    missed = []
+    for seed in range(8):
+        pile = [Card("wild")]
+        camera = SimCamera(pile, random.Random(seed), replace(LEARNING, spread_mm=3.0))
+        watcher = PileWatcher(deck, camera.region)
+        t = 0.0
+        for card in (Card("blank"), Card("extreme-hit"), Card("wild")):
+            for _ in range(6):
+                assert watcher.feed(camera.capture(), t) is None
+                t += 0.1
+            pile.append(card)
+            reads = []
+            for _ in range(8):
+                reads.append(watcher.feed(camera.capture(), t))
+                t += 0.1
+            got = [r for r in reads if r is not None]
+            if [(r.card, r.unsure) for r in got] != [(card.name, False)]:
+                missed.append((seed, card.name, [r.describe() for r in got]))
+    assert missed == []
+
+
 def test_a_still_of_two_cards_is_read_by_its_top_card_whole_field(deck):
     # cards test DIR: one photo, no earlier view; the card below shows its field cut by the top card's
     rng = random.Random(5)

@@ -135,11 +135,27 @@ class PileWatcher:
         change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
         quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
+        s = self.settings.shrink
+        if quad is None:
+            full = self._whole_top_card(view, np.asarray(change, np.uint8))
+            if full is None:
+                return None
+        else:
+            full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
+        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+
+    def _whole_top_card(self, view: Frame, change: npt.NDArray[np.uint8]) -> Quad | None:
+        """The top card found as a still would be, when the change is no card's shape: a card put squarely on one
+        of its colour changes only its symbol and a sliver of border. It counts only when the change lies
+        inside that card (a hand at rest, partly over the pile, does not)."""
+        if change.sum() < self.settings.min_card_share * change.size * 0.1:
+            return None
+        quad = still_outline(view, self.settings.min_card_share * view.shape[0] * view.shape[1])
         if quad is None:
             return None
-        s = self.settings.shrink
-        full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
-        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+        inside = np.zeros(change.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round((quad + 0.5) / self.settings.shrink - 0.5).astype(np.int32), 1)
+        return quad if (change & inside).sum() >= 0.9 * change.sum() else None
 
 
 def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
