@@ -25,8 +25,8 @@ NEEDS_EXTRA = "the cards commands need the vision extra (OpenCV and numpy): pip 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common = argparse.ArgumentParser(add_help=False)
     from .table.args import VARIANTS
-    common.add_argument("--variant", default="extreme", choices=list(VARIANTS),
-                        help="the deck (default extreme)")
+    common.add_argument("--variant", choices=list(VARIANTS),
+                        help="the deck (default: the table's default; bench: every edition)")
     common.add_argument("--edition", metavar="E", help="the variant's edition (extreme: 2016, the default, or 2010)")
     common.add_argument("--config", type=Path, metavar="PATH", help="config file (its [camera] and state.dir)")
     common.add_argument("--state-dir", type=Path, metavar="DIR",
@@ -74,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"uno-shooter: {NEEDS_EXTRA}", file=sys.stderr)
         return 2
     from .config import load_config
-    from .editions import choose, records
+    from .editions import choose, default, records
     try:
         config = load_config(args.config)
-        record = choose(args.variant, args.edition)
+        record = choose(args.variant or default().variant, args.edition)
         if getattr(args, "cards", 1) < 1:
             raise ConfigError(f"--cards {args.cards}: must be at least 1")
         if args.cards_command == "test" and (args.directory is None) == (not args.sim):
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
     if args.cards_command == "bench":
         from .vision.bench import bench
-        chosen = [record] if args.variant != "extreme" or args.edition else records()
+        chosen = [record] if args.variant or args.edition else records()
         return _print(bench(chosen, args.seed, args.cards), args.json, sys.stdout)
     if args.cards_command == "learn":
         return _learn(args, config, record, state_dir)

@@ -18,10 +18,11 @@ cv2 = pytest.importorskip("cv2", reason="the vision extra is not installed (pip 
 from shooter.config import parse_config  # noqa: E402
 from shooter.editions import lookup  # noqa: E402
 from shooter.errors import ConfigError  # noqa: E402
-from shooter.vision import PileWatcher, faces_of, learn_sim, load_templates, save_templates  # noqa: E402
+from shooter.vision import PileWatcher, faces_of, learn_sim, load_templates, read_still, save_templates  # noqa: E402
 from shooter.vision.bench import Timing, held_out  # noqa: E402
+from shooter.vision.synthetic import physical  # noqa: E402
 from shooter.vision.templates import TEMPLATES_FILE, Templates  # noqa: E402
-from sim.camera import HELD_OUT, SimCamera  # noqa: E402
+from sim.camera import HELD_OUT, LEARNING, SimCamera  # noqa: E402
 from tests.test_startup import imported  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +54,7 @@ def test_the_held_out_set_is_read_with_no_sure_mistake(deck):
     tally = held_out(EXTREME, deck, seed=2024, cards=40, timing=Timing())
     assert tally.cards == 40
     assert tally.wrong == 0, tally.mistakes
-    assert tally.correct >= 28, tally.figures()   # 70 %; the bench measures the real share on 1,000 cards
+    assert tally.correct >= 33, tally.figures()   # 82 %; the bench measures the real share on 1,000 cards
 
 
 def test_a_read_is_made_once_per_card_when_it_settled_not_while_a_hand_is_over_it(deck):
@@ -86,6 +87,52 @@ def test_hands_reaching_over_the_pile_for_nothing_are_not_read(deck):
     moved = [np.abs(f[y:y + h, x:x + w].astype(int) - frames[0][y:y + h, x:x + w]).max() > 80 for f in frames]
     assert sum(moved) >= 5   # hands were over the pile
     assert [r for r in reads if r is not None] == []
+
+
+def test_a_wild_put_squarely_on_a_wild_is_read_not_missed(deck):
+    # black on black near the same place: the change is the symbol and slivers of border, no card's shape; the
+    # watcher then looks for the one whole card on top and reads it, rather than saying nothing
+    from sim.cards import Card
+    missed = []
+    for seed in range(8):
+        pile = [Card("wild")]
+        camera = SimCamera(pile, random.Random(seed), replace(LEARNING, spread_mm=3.0))
+        watcher = PileWatcher(deck, camera.region)
+        t = 0.0
+        for card in (Card("blank"), Card("extreme-hit"), Card("wild")):
+            for _ in range(6):
+                assert watcher.feed(camera.capture(), t) is None
+                t += 0.1
+            pile.append(card)
+            reads = []
+            for _ in range(8):
+                reads.append(watcher.feed(camera.capture(), t))
+                t += 0.1
+            got = [r for r in reads if r is not None]
+            if [(r.card, r.unsure) for r in got] != [(card.name, False)]:
+                missed.append((seed, card.name, [r.describe() for r in got]))
+    assert missed == []
+
+
+def test_a_still_of_two_cards_is_read_by_its_top_card_whole_field(deck):
+    # cards test DIR: one photo, no earlier view; the card below shows its field cut by the top card's
+    rng = random.Random(5)
+    faces = [f for f in faces_of(EXTREME) if not f.wild]
+    right = wrong = 0
+    for _ in range(8):
+        pile: list = []
+        camera = SimCamera(pile, rng, LEARNING)
+        for _ in range(2):
+            face = rng.choice(faces)
+            colour = rng.choice(face.colours)
+            pile.append(physical(face, colour))
+        read = read_still(deck, camera.capture())
+        assert read is not None, f"no card found in a still of two cards ({colour} {face.name} on top)"
+        if (read.card, read.colour) == (face.name, colour):
+            right += 1
+        elif not read.unsure:
+            wrong += 1
+    assert wrong == 0 and right >= 6
 
 
 def test_the_templates_file_round_trips_and_a_bad_one_is_set_aside_in_one_line(deck, tmp_path):

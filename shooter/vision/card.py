@@ -126,6 +126,49 @@ def _ordered(quad: Quad) -> Quad:
     return np.ascontiguousarray(quad, np.float32)
 
 
+def still_outline(view: Image, min_area: float) -> Quad | None:
+    """The corners of the top card of a photo of the pile (no earlier view to compare with), or None.
+
+    The top card is the one lying whole: its field (the ink inside the white border) is the only field of the
+    pile that is a whole card-shaped quadrilateral (the cards below show theirs cut by the cards above). The
+    fields are the blobs of not-white that the white board encloses; the largest one that fills a card-shaped
+    quadrilateral is taken and
+    grown by the border's width to the card's outline."""
+    img = view.astype(np.float32)
+    h, w = img.shape[:2]
+    brightest, least = img.max(axis=2), img.min(axis=2)
+    # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
+    k = max(15, (min(w, h) // 12) | 1)
+    level = cv2.GaussianBlur(cv2.dilate(brightest, np.ones((k, k), np.uint8)), (0, 0), k / 3) + 1.0
+    board = (least / level > 0.6) & ((brightest - least) / level < 0.3) \
+        & (least > 0.45 * (float(np.percentile(brightest, 99.5)) + 1.0))
+    inside = np.asarray(~board, np.uint8) * 255
+    contours, _ = cv2.findContours(inside, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    best: tuple[float, Quad] | None = None
+    for blob in contours:
+        area = cv2.contourArea(blob)
+        bx, by, bw, bh = cv2.boundingRect(blob)
+        if area < min_area * 0.7 or bx == 0 or by == 0 or bx + bw >= w or by + bh >= h:  # the table, a speck
+            continue
+        one = np.zeros((h, w), np.uint8)
+        cv2.drawContours(one, [blob], -1, 255, -1)
+        quad = outline(one, min_area * 0.7)
+        # the whole field fills its quadrilateral; one cut by a card above leaves a bite out of it
+        fill = area / max(float(cv2.contourArea(quad)), 1.0) if quad is not None else 0.0
+        if quad is not None and fill > 0.93 and (best is None or area > best[0]):
+            best = (area, quad)
+    if best is None:
+        return None
+    # the field's corners to the card's: the field is the card less the border on each side
+    cw, ch = SIZE
+    border = (EDGE, EDGE * ch / cw * 56.0 / 87.0)
+    field = np.array([[border[0], border[1]], [cw - 1 - border[0], border[1]], [cw - 1 - border[0], ch - 1 - border[1]],
+                      [border[0], ch - 1 - border[1]]], np.float32)
+    card = np.array([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]], np.float32)
+    back = cv2.getPerspectiveTransform(field, best[1])
+    return np.asarray(cv2.perspectiveTransform(card[None], back)[0], np.float32)
+
+
 def rectify(frame: Image, quad: Quad) -> Image:
     """The card inside ``quad`` (frame pixels), straightened to :data:`SIZE`."""
     w, h = SIZE
@@ -138,11 +181,14 @@ def features(card: Image) -> Features:
     """The card's ink and symbol, measured against its own board's white."""
     img = card.astype(np.float32)
     e = EDGE
-    ring = np.concatenate([img[2:e - 1, 8:-8].reshape(-1, 3), img[2 - e:-2, 8:-8].reshape(-1, 3),
-                           img[8:-8, 2:e - 1].reshape(-1, 3), img[8:-8, 2 - e:-2].reshape(-1, 3)])
-    bright = ring.sum(axis=1)
-    board = ring[bright >= np.median(bright)]   # the brighter half: an outline a pixel off takes in the table
-    white = np.maximum(np.median(board, axis=0), 12.0)
+    # the board's white, from the whitest pixels inside the outline (the border, the symbol, the corner marks):
+    # an outline a pixel or two off takes the table into a ring of border, never into the printed white
+    inner = img[3:-3, 3:-3].reshape(-1, 3)
+    top, low = inner.max(axis=1), inner.min(axis=1)
+    neutral = inner[(low > 0.5 * top) & (top > 0.5 * np.percentile(top, 99))]   # not a wild's black
+    pool = neutral if len(neutral) > 200 else inner
+    bright = pool.max(axis=1)
+    white = np.maximum(np.median(pool[bright >= np.percentile(bright, 70)], axis=0), 12.0)
     ratio = img / white
     least = ratio.min(axis=2)
     x0, x1, y0, y1 = SYMBOL

@@ -71,7 +71,7 @@ def faces_of(record: Edition) -> list[FaceSpec]:
         for card in side.cards.values():
             if card.name == NUMBER:
                 out += [FaceSpec(str(d), side.name, False, colours) for d, n in side.digits.items() if n]
-            else:
+            elif card.count != 0:   # a card the box does not hold (Extreme 2010's Hit 4) is not shown
                 out.append(FaceSpec(card.name, side.name, card.wild, () if card.wild else colours))
     return out
 

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..reads import Read
-from .card import SIZE, Features, Quad, features, outline, rectify, turned
+from .card import SIZE, Features, Quad, features, outline, rectify, still_outline, turned
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -51,8 +51,8 @@ class WatchSettings:
     min_card_share: float = 0.02     # a card covers at least this share of the region
     sure: float = 0.5                # reads below this confidence are unsure
     symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
-    symbol_gap: float = 0.1          # its lead over the next face that is half sure
-    ink_sure: float = 0.6            # the nearest ink's distance over the next one's that is half sure
+    symbol_gap: float = 0.06         # its lead over the next face that is half sure
+    ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
 
 
 @dataclass(frozen=True)
@@ -141,11 +141,27 @@ class PileWatcher:
         change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
         quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
+        s = self.settings.shrink
+        if quad is None:
+            full = self._whole_top_card(view, np.asarray(change, np.uint8))
+            if full is None:
+                return None
+        else:
+            full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
+        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+
+    def _whole_top_card(self, view: Frame, change: npt.NDArray[np.uint8]) -> Quad | None:
+        """The top card found as a still would be, when the change is no card's shape: a card put squarely on one
+        of its colour changes only its symbol and a sliver of border. It counts only when the change lies
+        inside that card (a hand at rest, partly over the pile, does not)."""
+        if change.sum() < self.settings.min_card_share * change.size * 0.1:
+            return None
+        quad = still_outline(view, self.settings.min_card_share * view.shape[0] * view.shape[1])
         if quad is None:
             return None
-        s = self.settings.shrink
-        full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
-        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+        inside = np.zeros(change.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round((quad + 0.5) / self.settings.shrink - 0.5).astype(np.int32), 1)
+        return quad if (change & inside).sum() >= 0.9 * change.sum() else None
 
 
 def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
@@ -224,25 +240,11 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
 
 def read_still(deck: Deck, photo: Frame, region: Region | None = None,
                settings: WatchSettings = WatchSettings()) -> Read | None:
-    """The top card of one photo (no earlier view): the largest card-shaped blob of white board with what it
-    encloses; None when no card is found."""
+    """The top card of one photo (no earlier view): the one whole card-shaped field inside a white border
+    (:func:`~shooter.vision.card.still_outline`); None when no card is found."""
     x, y, w, h = region or (0, 0, photo.shape[1], photo.shape[0])
     view = photo[y:y + h, x:x + w]
-    img = view.astype(np.float32)
-    brightest = img.max(axis=2)
-    # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
-    k = max(15, (min(w, h) // 12) | 1)
-    level = cv2.GaussianBlur(cv2.dilate(brightest, np.ones((k, k), np.uint8)), (0, 0), k / 3) + 1.0
-    least = img.min(axis=2) / level
-    spread = (brightest - img.min(axis=2)) / level
-    brightest_here = float(np.percentile(brightest, 99.5)) + 1.0
-    board = ((least > 0.72) & (spread < 0.2) & (img.min(axis=2) > 0.55 * brightest_here)).astype(np.uint8) * 255
-    filled = board.copy()
-    contours, _ = cv2.findContours(board, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    cv2.drawContours(filled, contours, -1, 255, -1)
-    k = max(3, (min(w, h) // 60) | 1)
-    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    quad = outline(np.asarray(filled, np.uint8), settings.min_card_share * w * h * 0.25)
+    quad = still_outline(view, settings.min_card_share * w * h * 0.25)
     if quad is None:
         return None
     card = rectify(view, quad)
