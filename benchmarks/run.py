@@ -84,6 +84,11 @@ GOALS = {
     "save_depth_ratio": ("-", None),
     "rss_after_100k_lines_mb": ("< 40 MB", lambda v: v < 40.0),
     "gc_max_pause_ms": ("<= 20 ms", lambda v: v <= 20.0),
+    # the camera's recogniser on the rendered held-out set, every edition's faces (docs/vision.md); None: no
+    # vision extra here, or a tiny run
+    "vision.correct_share": (">= 99.5 %", lambda v: v >= 0.995),
+    "vision.wrong_share": ("<= 0.1 %", lambda v: v <= 0.001),
+    "vision.ms_per_read_frame": ("<= 150 ms", lambda v: v <= 150.0),
 }
 
 
@@ -713,8 +718,24 @@ SIZES = {  # name: full, quick
     "bot_rounds": (3, 2), "bot_games": (3, 1),
     "save_rounds": (5, 3), "saves": (500, 200),
     "startup_rounds": (6, 2), "rss_rounds": (3, 1), "rss_presses": (1000, 1000),
-    "idle_seconds": (5.0, 2.0), "long_lines": (100_000, 100_000),
+    "idle_seconds": (5.0, 2.0), "long_lines": (100_000, 100_000), "vision_cards": (200, 40),
 }
+
+
+def vision(cards: int) -> dict:
+    """The recogniser's held-out bench (``uno-shooter cards bench --sim``): ``cards`` per edition, every edition;
+    the share of cards read correctly and wrongly, ms per frame the watcher spent. Skipped without the vision
+    extra; with ``cards`` 0 (a tiny run) one card of the default edition, its figures not goals."""
+    try:
+        from shooter.vision.bench import bench
+    except ImportError as exc:
+        return {"skipped": f"no vision extra ({exc})", "correct_share": None, "wrong_share": None,
+                "ms_per_read_frame": None}
+    from shooter.editions import default, records
+    if not cards:
+        out = bench([default()], seed=1, cards=1)
+        return {**out, "correct_share": None, "wrong_share": None, "ms_per_read_frame": None, "skipped": "tiny run"}
+    return bench(records(), seed=1, cards=cards)
 
 
 def sizes(quick: bool, tiny: bool = False) -> dict:
@@ -722,7 +743,7 @@ def sizes(quick: bool, tiny: bool = False) -> dict:
     if tiny:  # the smoke test: runs everything, measures nothing meaningful
         s.update(press_rounds=1, presses=2, instruction_presses=0, virtual_rounds=1, virtual_presses=2,
                  game_rounds=1, games=1, bot_rounds=1, bot_games=1, save_rounds=1, saves=2, startup_rounds=1,
-                 rss_rounds=1, rss_presses=5, idle_seconds=0.2, long_lines=50)
+                 rss_rounds=1, rss_presses=5, idle_seconds=0.2, long_lines=50, vision_cards=0)
     return s
 
 
@@ -772,7 +793,11 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     long = long_run(s["long_lines"])
     result["rss_after_100k_lines_mb"] = long["mb"]
     result["gc_max_pause_ms"] = long["gc_max_pause_ms"]
-    result["details"] = {"press_path": paths, "press_path_without_physics": bare_paths,
+    log("the camera's recogniser (held-out set) ...")
+    seen = vision(s["vision_cards"])
+    result["vision"] = {k: seen.get(k) for k in ("correct_share", "wrong_share", "ms_per_read_frame")}
+    result["details"] = {"vision": {k: v for k, v in seen.items() if not k.endswith("_settings")},
+                         "press_path": paths, "press_path_without_physics": bare_paths,
                          "press_path_paced": paced, "press_path_instructions": counted, "press_parts": parts,
                          "virtual_presses": virtual, "game": game,
                          "bot_game": bots, "save": save, "startup": start, "rss": memory, "idle_wakeups": idle,
@@ -838,6 +863,11 @@ def table(result: dict) -> str:
          f"{d['long_session']['baseline_mb']:.1f} MB", "< 40 MB", _mark(result, "rss_after_100k_lines_mb")),
         ("gc_max_pause_ms", f"{result['gc_max_pause_ms']:.1f} ms", "-", "<= 20 ms", _mark(result, "gc_max_pause_ms")),
     ]
+    seen = d["vision"]
+    for key in ("correct_share", "wrong_share", "ms_per_read_frame"):
+        value = result["vision"][key]
+        shown = f"not measured: {seen.get('skipped')}" if value is None else f"{value}"
+        rows.append((f"vision.{key}", shown, "-", GOALS[f"vision.{key}"][0], _mark(result, f"vision.{key}")))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "-" * len(lines[0]))

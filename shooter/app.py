@@ -1,7 +1,9 @@
 """The composition root: builds a running controller from a config.
 
 This is the only place that chooses real or simulated hardware and a real or
-virtual clock. Everything it builds is closed by :meth:`App.close`, motor first.
+virtual clock (and, with ``[camera]``, a real or simulated camera over the pile).
+Everything it builds is closed by :meth:`App.close`: the camera's frames stop,
+then the motor and every device.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hal import Hardware, MonotonicClock, VirtualClock
 
@@ -21,9 +24,14 @@ from .config import Config
 from .controller import Controller
 from .loop import ControlLoop
 from .persist import Store
+from .pile_reports import PileSettings, Report
 from .scheduler import PROFILES, Scheduler, profile_from_config
 from .seat_names import SavedNames
 from .table import RuleOptions, Table
+
+if TYPE_CHECKING:
+    from .config import CameraConfig
+    from .pile_camera import PileCamera
 
 
 class App:
@@ -71,11 +79,50 @@ class App:
                 default_seats=config.default_seats, world=self.world,
                 cards=config.sim_cards if sim else None, store=self.store, storage=self.storage,
                 rules=RuleOptions(**config.rules), calibration=self.calibration, config=file_config,
-                hardware_info=self.hardware_info, saved_names=saved_names, names=names)
+                hardware_info=self.hardware_info, saved_names=saved_names, names=names,
+                pile=None if config.camera is None else PileSettings(Report(config.camera.report),
+                                                                     config.camera.threshold))
             self.controller.start()
+            self.camera: PileCamera | None = None
+            if config.camera is not None:
+                self.camera = self._camera(config.camera, sim)
         except BaseException:
             self.hw.close()
             raise
+
+    def _camera(self, camera: CameraConfig, sim: bool) -> PileCamera | None:
+        """The camera over the pile, its watcher and its frame pump, started; None (said in one log line and in
+        ``status``) when it cannot be opened: the shooter runs on without it."""
+        try:
+            from hal.camera import Camera
+            from hal.errors import HalError
+
+            from .pile_camera import Decks, PileCamera, WorldCamera
+            from .vision import PileWatcher, camera_from_config, region_of
+        except ImportError as exc:   # no vision extra: OpenCV or numpy missing
+            self._no_camera(f"needs the vision extra (pip install '.[vision]'): {exc}")
+            return None
+        source: Camera | WorldCamera
+        try:
+            if self.world is not None and (sim or camera.backend == "sim"):
+                source = WorldCamera(self.world, random.Random(f"camera-{self.seed}"), self.clock,
+                                     lazy=self.loop.virtual)
+                region = camera.pile or source.region
+            else:
+                source, region = camera_from_config(camera), region_of(camera)
+        except (HalError, OSError) as exc:
+            self._no_camera(str(exc))
+            return None
+        pile = PileCamera(source, PileWatcher(None, region), controller=self.controller, loop=self.loop,
+                          decks=Decks(self.state_dir, sim=isinstance(source, WorldCamera), log=self.log),
+                          log=self.log)
+        pile.start()
+        return pile
+
+    def _no_camera(self, why: str) -> None:
+        message = f"the camera cannot be opened ({why}); the shooter runs on without it"
+        self.log(f"uno-shooter: {message}")
+        self.controller.pile.unavailable = message
 
     def _scheduler(self, config: Config) -> Scheduler:
         name = config.scheduler_profile
@@ -142,8 +189,12 @@ class App:
             self.store = None
 
     def close(self) -> None:
-        """Motor off and every device closed; safe twice."""
-        self.hw.close()
+        """The camera's frames stopped, then the motor off and every device closed; safe twice."""
+        try:
+            if self.camera is not None:
+                self.camera.close()
+        finally:
+            self.hw.close()
 
     def __enter__(self) -> App:
         return self

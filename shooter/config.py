@@ -80,6 +80,54 @@ def _whole(text: str, lo: int, hi: int) -> int | None:
         return None
 
 
+CAMERA_BACKENDS = ("picamera2", "opencv", "sim")   # hal.camera.BACKENDS (not imported: it is loaded with a camera)
+CAMERA_REPORTS = ("off", "ask", "auto")
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: the camera over the discard pile (docs/vision.md). ``pile`` is the region of the frame the
+    pile lies in (x, y, w, h pixels; None: the whole frame); ``report`` what a read does: nothing (off), ask the
+    phones to confirm it (ask), or play it when sure (auto): at least ``threshold`` sure."""
+
+    backend: str = "picamera2"
+    device: int | str = 0
+    resolution: tuple[int, int] = (640, 480)
+    pile: tuple[int, int, int, int] | None = None
+    report: str = "off"
+    threshold: float = 0.9   # how sure a read must be to be played in auto (shooter.pile_reports.PileSettings)
+
+
+def _camera(data: object) -> CameraConfig | None:
+    if data is None:
+        return None
+    table = _table("camera", data)
+    _only("camera", table, {f.name for f in fields(CameraConfig)})
+    backend = _str("camera.backend", table.get("backend", "picamera2"), CAMERA_BACKENDS)
+    device = table.get("device", 0)
+    if isinstance(device, bool) or not isinstance(device, (int, str)) or (isinstance(device, int) and device < 0):
+        raise _err("camera.device", f"must be a camera number (0, 1, ...) or a device path, got {_shown(device)}")
+    if isinstance(device, str):
+        _path("camera.device", device)
+    size = table.get("resolution", [640, 480])
+    if not (isinstance(size, list) and len(size) == 2):
+        raise _err("camera.resolution", f"must be [width, height], got {_shown(size)}")
+    width = _number("camera.resolution[0]", size[0], 160, 4096, integer=True)
+    height = _number("camera.resolution[1]", size[1], 120, 4096, integer=True)
+    pile = table.get("pile")
+    if pile is not None:
+        if not (isinstance(pile, list) and len(pile) == 4):
+            raise _err("camera.pile", f"must be [x, y, w, h] (pixels of the frame), got {_shown(pile)}")
+        x, y = (_number(f"camera.pile[{i}]", pile[i], 0, None, integer=True) for i in (0, 1))
+        w, h = (_number(f"camera.pile[{i}]", pile[i], 32, None, integer=True) for i in (2, 3))
+        if x + w > width or y + h > height:
+            raise _err("camera.pile", f"[{x}, {y}, {w}, {h}] reaches outside the {width}x{height} frame")
+        pile = (x, y, w, h)
+    report = _str("camera.report", table.get("report", "off"), CAMERA_REPORTS)
+    threshold = _number("camera.threshold", table.get("threshold", 0.9), 0.01, 1.0)
+    return CameraConfig(backend, device, (width, height), pile, report, threshold)
+
+
 @dataclass(frozen=True)
 class Config:
     hardware: HardwareSettings = field(default_factory=HardwareSettings)
@@ -98,6 +146,7 @@ class Config:
     pwm_chip: int | None = None            # /sys/class/pwm/pwmchipN for the sysfs servo; None = the only one
     given: frozenset[str] = frozenset()    # the dotted keys the file set (status: config or default)
     web: WebConfig = field(default_factory=WebConfig)
+    camera: CameraConfig | None = None     # no [camera]: no camera, nothing of it loaded
 
 
 def _err(key: str, problem: str) -> ConfigError:
@@ -228,7 +277,7 @@ def _tcp_port(key: str, v: Any) -> int:
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document and build the :class:`Config`."""
     _only("", data, {"pins", "motor", "servo", "inputs", "beeper", "scheduler", "rules", "table",
-                     "console", "state", "hardware", "sim", "service", "web"})
+                     "console", "state", "hardware", "sim", "service", "web", "camera"})
     pins = _settings("pins", data.get("pins", {}), PinMap, {f.name: _pin for f in fields(PinMap)})
     used: dict[int, str] = {}
     for part, pin in pins.used().items():
@@ -352,7 +401,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                   scheduler_profile=profile, scheduler_profiles=dict(profiles), rules=dict(rules),
                   console=console, state_dir=state_dir, pin_factory=pin_factory, sim_cards=sim_cards,
                   watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip, given=_given(data),
-                  web=web)
+                  web=web, camera=_camera(data.get("camera")))
 
 
 def _check_longest_burst(launcher: LauncherSettings, motor: MotorSettings, profile: str,

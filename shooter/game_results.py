@@ -22,10 +22,15 @@ class GameResult:
     # not in the JSON line)
     planned: list[int] = field(default_factory=list, repr=False)
     ejected: list[int] = field(default_factory=list, repr=False)
+    # simulate --vision: the camera's reads by outcome, and the error that stopped the game out of step (None:
+    # in step); both left out of the JSON line of a game without the camera
+    vision: dict[str, int] | None = None
+    error: str | None = None
 
     def json(self) -> dict[str, object]:
         """The JSON line of ``uno-shooter simulate --json``."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("planned", "ejected")}
+        return {k: v for k, v in self.__dict__.items() if k not in ("planned", "ejected")
+                and (self.vision is not None or k not in ("vision", "error"))}
 
 
 @dataclass

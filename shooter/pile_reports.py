@@ -4,10 +4,10 @@ A read is posted to the loop (whoever made it only enqueues) and taken by :meth:
 reported is the table's setting ``report``:
 
 * ``off``: reads are counted and nothing else (the table tells the shooter every play, as without a camera);
-* ``auto``: a read at least ``threshold`` sure is the play of the seat whose turn it is: the camera sends the
-  very line a console would, ``play CARD seat=S``, through the dispatcher as a console of its own
-  (:data:`CAMERA`), so the rules, penalties and undo apply as to a typed play. Every console learns what the
-  camera sent and how the table answered (a ``camera`` event: the line and its reply, refused or not);
+* ``auto``: a read at least ``threshold`` sure (and not called unsure by its reader) is the play of the seat whose
+  turn it is: the camera sends the very line a console would, ``play CARD seat=S``, through the dispatcher as a
+  console of its own (:data:`CAMERA`), so the rules, penalties and undo apply as to a typed play. Every console learns
+  what the camera sent and how the table answered (a ``camera`` event: the line and its reply, refused or not);
 * ``ask`` (every read), or an unsure one in ``auto``: the read waits, and a ``seen`` event asks the paired
   phones to confirm it with one tap (``seen confirm id=N``), to pick one of its two nearest alternatives
   (``pick=K``) or to reject it (``seen reject id=N``: no card was played).
@@ -98,6 +98,7 @@ class PileReports:
         self.waiting: deque[Waiting] = deque()
         self.last: int | None = None     # the seat that said its next card is its last (`seen last`)
         self.counts: Counter[str] = Counter()
+        self.unavailable: str | None = None   # why the configured camera could not be opened (status says so)
         self._ids = 0
 
     # ---- reads, on the loop ----
@@ -112,7 +113,8 @@ class PileReports:
             # the wild is reported first, then this card
             head.named, head.by = read.colour, "card"
         self._ids += 1
-        sure = self.settings.report is Report.AUTO and read.confidence >= self.settings.threshold
+        # the reader's own doubt (read.unsure) is asked even when its confidence clears the table's threshold
+        sure = self.settings.report is Report.AUTO and not read.unsure and read.confidence >= self.settings.threshold
         self.waiting.append(Waiting(self._ids, read, sure, read.card, read.colour))
         self._next()
 
@@ -172,12 +174,13 @@ class PileReports:
         return {"seat": seat}
 
     def status(self) -> dict[str, Any]:
-        """``status``'s ``camera``, while the camera reports (``report`` not ``off``)."""
-        if self.settings.report is Report.OFF:
+        """``status``'s ``camera``, while the camera reports (``report`` not ``off``) or could not be opened."""
+        if self.settings.report is Report.OFF and self.unavailable is None:
             return {}
+        gone = {} if self.unavailable is None else {"unavailable": self.unavailable}
         return {"camera": {"report": str(self.settings.report), "threshold": self.settings.threshold,
                            "waiting": [self._seen(w) for w in self.waiting], "last": self.last,
-                           "counts": dict(sorted(self.counts.items()))}}
+                           "counts": dict(sorted(self.counts.items())), **gone}}
 
     # ---- the waiting reads ----
     def _waiting(self, id: int) -> Waiting:

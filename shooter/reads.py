@@ -3,13 +3,16 @@
 A read is data, whoever made it: the recogniser looking at camera frames (``shooter.vision``), or a test that
 knows the card. It names the card as the protocol does (``7``, ``skip``, ``wild-draw-four``: the names ``play``
 takes), the colour printed on it (None for a black card: a wild's colour is named by the player, not printed),
-the side that shows (Uno Flip's ``light`` or ``dark``; None for a one-sided deck), how sure the reader is (0..1)
-and the nearest other readings, best first. :class:`shooter.pile_reports.PileReports` turns reads into plays.
+the side that shows (Uno Flip's ``light`` or ``dark``; None for a one-sided deck), how sure the reader is (0..1),
+whether the reader itself calls it unsure (below its own threshold: asked, never played on its own), the nearest
+other readings, best first, and where the card was found (``quad``: the recogniser's corners in the frame, for
+pictures; None for a read that came from no camera). :class:`shooter.pile_reports.PileReports` turns reads into plays.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 # The colours a card can be printed in or a wild's player can name: the light side (every deck but Flip's dark
 # side) and Uno Flip's dark side. ``seen colour=C`` takes any of them.
@@ -29,12 +32,21 @@ class Read:
     side: str | None = None
     confidence: float = 1.0
     alternatives: tuple[Alternative, ...] = ()
+    unsure: bool = False
+    # a numpy array of 4 corners (shooter.vision.card.Quad): Any, so that this module needs no numpy
+    quad: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # a read comes from another part (a recogniser, a test): refuse one that could not be reported
         problem = _fault(self)
         if problem:
             raise ValueError(f"a read {problem}")
+
+    def describe(self) -> str:
+        """The read in a few words, for a log line or a picture: ``red 7 (light) 0.93 unsure``."""
+        what = f"{self.colour} {self.card}" if self.colour else self.card
+        side = f" ({self.side})" if self.side else ""
+        return f"{what}{side} {self.confidence:.2f}{' unsure' if self.unsure else ''}"
 
     def pick(self, k: int) -> tuple[str, str | None]:
         """The card and colour of reading ``k``: 0 the read itself, 1.. its alternatives."""

@@ -3,6 +3,8 @@
 The composition root for ``uno-shooter simulate``: a controller on simulated hardware with an empty
 magazine, a deck of physical cards built from the table's card counts (``shooter.table.CARDS``, so
 the counts live in one place), and :class:`sim.bots.BotTable` players who deal, play and press.
+With ``vision`` the bots only put their cards on the pile, and the simulated camera tells the table
+(:mod:`shooter.simulate_vision`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .config import Config, parse_config
 from .editions.records import default, lookup
 from .errors import ConfigError
 from .game_results import GameResult
+from .simulate_vision import play_watched, vision_config
 from .table import CARDS
 from .table.args import DEFAULT_LIMIT
 
@@ -45,6 +48,7 @@ class GameOptions(TypedDict, total=False):
     jam: float
     cheat: float
     challenge: float
+    vision: bool
 
 
 def play_games(games: int, **options: Unpack[GameOptions]) -> list[GameResult]:
@@ -54,7 +58,7 @@ def play_games(games: int, **options: Unpack[GameOptions]) -> list[GameResult]:
 
 def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "winner", limit: int = DEFAULT_LIMIT,
                edition: str | None = None, config: Config | None = None, variant: str | None = None,
-               **bot_options: float) -> Iterator[GameResult]:
+               vision: bool = False, **bot_options: float) -> Iterator[GameResult]:
     """:func:`play_games`, one result at a time as each game ends (for progress on a terminal)."""
     variant = variant or default().variant
     edition = edition or lookup(variant).edition or default().edition or ""
@@ -67,10 +71,12 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
     if lookup(variant).counting:  # the counting family's bots (shooter/simulate_exact.py)
         from .simulate_exact import play_exact_games
         yield from play_exact_games(games, variant=variant, players=players, seed=seed, scoring=scoring,
-                                    limit=limit, config=config, **bot_options)
+                                    limit=limit, config=config, vision=vision, **bot_options)
         return
     for game_seed in range(seed, seed + games):
         config = replace(base, sim_cards=0)  # the bots load their own real cards
+        if vision:
+            config = vision_config(config)
         with App(config, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
             events: list[Message] = []
             app.controller.add_sink(lambda obj: events.append(obj) if "event" in obj else None)  # noqa: B023 (this game's)
@@ -88,9 +94,10 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
             assert app.world is not None  # sim=True: the simulated world
             bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"), wilds=wilds,
                             **bot_options)
-            game = bots.play_game(scoring=scoring, limit=limit, edition=edition)
+            game, watched = play_watched(app, bots, vision, lambda: bots.play_game(  # noqa: B023 (this game's)
+                scoring=scoring, limit=limit, edition=edition))
             shots = [e for e in events if e["event"] == "shot"]
-            yield GameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
+            yield GameResult(seed=game_seed, winner=game["winner"] or 0, totals=game["totals"],
                              rounds=game["round"], lines=bots.lines,
                              virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats),
-                             planned=[e["planned"] for e in shots], ejected=[e["ejected"] for e in shots])
+                             planned=[e["planned"] for e in shots], ejected=[e["ejected"] for e in shots], **watched)

@@ -21,6 +21,7 @@ from .app import App
 from .config import Config, parse_config
 from .editions.records import AIMED_EFFECTS, IGNORED, NUMBER, Edition, Effect, lookup
 from .game_results import ExactGameResult
+from .simulate_vision import play_watched, vision_config
 from .table.args import DEFAULT_LIMIT
 
 
@@ -101,11 +102,13 @@ class _Table:
 
 
 def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 1, scoring: str = "winner",
-                     limit: int = DEFAULT_LIMIT, config: Config | None = None,
+                     limit: int = DEFAULT_LIMIT, config: Config | None = None, vision: bool = False,
                      **bot_options: float) -> list[ExactGameResult]:
     """Play ``games`` whole games of ``variant``, each with its own seed; returns ExactGameResult objects."""
     results: list[ExactGameResult] = []
     quiet = replace(config or parse_config({}), sim_cards=0)  # the bots load their own real cards
+    if vision:
+        quiet = vision_config(quiet)
     facts = deck_facts(variant)
     for game_seed in range(seed, seed + games):
         with App(quiet, sim=True, virtual=True, seed=game_seed, log=lambda m: None) as app:
@@ -114,11 +117,12 @@ def play_exact_games(games: int, *, variant: str, players: int = 4, seed: int = 
             assert app.world is not None  # sim=True: the simulated world
             bots = ExactBotTable(app.world, table.send, table.events, real_deck(variant, rng), players, rng,
                                  facts, partial(card_points, variant), **bot_options)
-            game = bots.play_game(scoring=scoring, limit=limit)
+            game, watched = play_watched(app, bots, vision, lambda: bots.play_game(  # noqa: B023 (this game's)
+                scoring=scoring, limit=limit))
             shots = [(e["reason"], e["planned"], e["ejected"], e.get("interrupted"))
                      for e in table.events if e["event"] == "shot"]
-            results.append(ExactGameResult(seed=game_seed, winner=game["winner"], totals=game["totals"],
+            results.append(ExactGameResult(seed=game_seed, winner=game["winner"] or 0, totals=game["totals"],
                                            rounds=game["round"], lines=bots.lines,
                                            virtual_seconds=round(app.clock.now(), 3), stats=dict(bots.stats),
-                                           variant=variant, shots=shots))
+                                           variant=variant, shots=shots, **watched))
     return results

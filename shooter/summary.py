@@ -302,3 +302,23 @@ class Progress:
     def end(self) -> None:
         self.stream.write("\n")
         self.stream.flush()
+
+
+class Watched(Protocol):
+    """A game of ``simulate --vision`` as its line reads it (:class:`~shooter.game_results.GameResult`)."""
+
+    @property
+    def vision(self) -> Mapping[str, int] | None: ...
+    @property
+    def error(self) -> str | None: ...
+
+
+def vision_text(results: Sequence[Watched]) -> str:
+    """``simulate --vision``'s line: games in step with the cards played, and the camera's reads by outcome."""
+    totals: Counter[str] = Counter()
+    for result in results:
+        totals.update(result.vision or {})
+    in_step = sum(1 for r in results if r.error is None)
+    return (f"vision: {in_step} of {len(results)} games in step with the cards played; {totals['reads']} reads: "
+            f"{totals['correct']} correct, {totals['wrong']} wrong, {totals['unsure']} unsure (asked), "
+            f"{totals['missed']} cards missed")

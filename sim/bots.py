@@ -48,11 +48,14 @@ class CardsAtTable:
     box: list[Any]
     stats: Counter[str]
     events: list[Message]
-    reports: Callable[[], None] | None   # pile mode: who tells the table what lies on the pile
+    reports: Callable[[], bool | None] | None   # pile mode: who tells the table what lies on the pile (False:
+    # nothing was read)
     _send: Send
 
-    def pile_mode(self, reports: Callable[[], None]) -> None:
-        """From now on the bots never report a play: ``reports()`` tells the table what lies on the pile."""
+    def pile_mode(self, reports: Callable[[], bool | None]) -> None:
+        """From now on the bots never report a play: ``reports()`` tells the table what lies on the pile (it
+        returns False when it read nothing: the player then types the play, as at a table whose camera missed
+        the card)."""
         self.reports = reports
 
     @property
@@ -82,7 +85,10 @@ class CardsAtTable:
         if last:
             self.send("seen last")   # Uno Extreme counts no hands: the player says it as the card goes down
         seen = len(self.events)
-        self.reports()
+        if self.reports() is False:   # nothing was read: the player sees the table did not take it, and types it
+            self.send(line)
+            self.stats["plays typed"] += 1
+            return
         self._collect_shots()        # what the read caused (a flip's side, a shot) is known before any tap
         self.check_cards()
         for _ in range(3):
@@ -94,8 +100,14 @@ class CardsAtTable:
                 self.send(f"seen colour={named}")
                 self.stats["colours named"] += 1
                 continue
-            options = [f"target={target}"] * ("target" in head["asks"]) + [f"colour={named}"] * (
-                "colour" in head["asks"])
+            pick = self._pick(card, head)
+            if pick is None:   # the card is none of those offered: the player rejects the read and types the play
+                self._send(f"seen reject id={head['id']}")   # (the card is still to be played: no checks yet)
+                self.send(line)
+                self.stats["plays typed"] += 1
+                return
+            options = [f"pick={pick}"] * (pick > 0) + [f"target={target}"] * ("target" in head["asks"]) + [
+                f"colour={named}"] * ("colour" in head["asks"])
             self.send(" ".join([f"seen confirm id={head['id']}", *options]))
             self.stats["reads confirmed"] += 1
         played = [e for e in self.events[seen:] if e["event"] == "camera"]
@@ -106,6 +118,16 @@ class CardsAtTable:
             raise BotError(f"seat {seat} put {card!r} on the pile and the table took it as "
                            f"{played[-1]['line']!r}, not {line!r}")
         self.stats["plays read"] += 1
+
+    def _pick(self, card: Any, head: Message) -> int | None:
+        """The reading of the waiting read ``head`` that is ``card`` as it lies (0: the read itself, K: its K-th
+        alternative), as a player picks it on the page; None when none is. A read that asks no card (sure, or
+        already confirmed: it asks a target or a colour) is taken as it is."""
+        if "card" not in head["asks"]:
+            return 0
+        face = self.world.face_up(card)
+        shown = [(head["card"], head["colour"])] + [(a["card"], a["colour"]) for a in head["alternatives"]]
+        return next((k for k, (name, colour) in enumerate(shown) if name == face.name and colour == face.colour), None)
 
     def _gather(self) -> list[Any]:
         """Every card back together for a new round: the magazine emptied with the lid open."""

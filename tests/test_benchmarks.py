@@ -27,6 +27,9 @@ def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
     assert result["press_path_instructions_ratio"] == {"no_game": None, "in_game": None}
     assert result["met"]["press_path_instructions_ratio.in_game"] is None
     assert {"startup_ratio", "bot_game_ms", "press_on_pi_zero_2_ms.in_game"} <= set(result["goals"])
+    # the camera's recogniser: a one-card bench when the vision extra is installed, its figures no goal's
+    assert set(result["vision"]) == {"correct_share", "wrong_share", "ms_per_read_frame"}
+    assert result["met"]["vision.correct_share"] is None and "vision.wrong_share" in run.table(result)
 
 
 def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_still_served():

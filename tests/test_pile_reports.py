@@ -83,6 +83,14 @@ def test_an_unsure_read_asks_the_phones_and_a_tap_confirms_it(rigs):
     assert rig.status()["game"]["current"] == 2
 
 
+def test_a_read_its_reader_calls_unsure_is_asked_however_confident(rigs):
+    rig = rigs()
+    extreme(rig)
+    [seen] = rig.see(Read("8", "blue", confidence=0.95, unsure=True))   # above the table's 0.9
+    assert seen["event"] == "seen" and seen["asks"] == ["card"]
+    assert rig.status()["game"]["current"] == 1
+
+
 def test_a_tap_picks_an_alternative_or_rejects_the_read(rigs):
     rig = rigs()
     extreme(rig)

@@ -1,0 +1,159 @@
+"""``uno-shooter cards``: learn the deck's faces from the camera, measure the recogniser (docs/vision.md).
+
+The parser is built here without numpy or OpenCV; the commands import ``shooter.vision`` (the vision extra)
+only when they run, so a shooter without it still starts as fast, and says in one line what to install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from .errors import BadArgument, ConfigError
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .editions import Edition
+    from .vision.templates import Deck
+
+NEEDS_EXTRA = "the cards commands need the vision extra (OpenCV and numpy): pip install '.[vision]'"
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    from .table.args import VARIANTS
+    common.add_argument("--variant", default="extreme", choices=list(VARIANTS),
+                        help="the deck (default extreme)")
+    common.add_argument("--edition", metavar="E", help="the variant's edition (extreme: 2016, the default, or 2010)")
+    common.add_argument("--config", type=Path, metavar="PATH", help="config file (its [camera] and state.dir)")
+    common.add_argument("--state-dir", type=Path, metavar="DIR",
+                        help="where card-templates.json is kept (default: the config's state.dir; with --sim none)")
+    common.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulated scenes (default 1)")
+    common.add_argument("--json", action="store_true", help="one JSON object instead of the summary")
+    cards = sub.add_parser("cards", help="learn the deck's faces from the camera; measure the recogniser",
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           description="The camera over the discard pile (docs/vision.md): learn each face of "
+                                       "your deck once, then measure how well the cards are read.",
+                           epilog="Examples:\n"
+                                  "  uno-shooter cards learn                      # show each card the terminal names\n"
+                                  "  uno-shooter cards learn --sim --state-dir /tmp/s   # the simulated owner shows\n"
+                                  "  uno-shooter cards test ~/photos              # red-7.jpg, wild-hit4.png, ...\n"
+                                  "  uno-shooter cards test --sim --seed 3        # a rendered held-out set\n"
+                                  "  uno-shooter cards bench --sim --json         # every edition, one JSON object")
+    what = cards.add_subparsers(dest="cards_command", required=True, metavar="WHAT")
+    learn = what.add_parser("learn", parents=[common], help="show each face once to the camera; keep the templates",
+                            description="The terminal names each face of the deck in turn: put that card on the "
+                                        "pile and leave it still until the next is named. The templates go to "
+                                        "card-templates.json in the state directory (other decks learned are "
+                                        "kept). --sim: the simulated owner shows rendered cards.")
+    learn.add_argument("--sim", action="store_true", help="learn from the simulated camera's rendered cards")
+    test = what.add_parser("test", parents=[common], help="accuracy and time per frame on photos or rendered frames",
+                           description="DIR: every photo in it (.jpg, .png, .bmp), named by the card it shows "
+                                       "(red-7.jpg, wild-hit4.png, blue-draw-two_2.jpg), read with the learned "
+                                       "templates. --sim: the deck learned from rendered cards, then a held-out "
+                                       "set rendered under conditions the learning never saw.")
+    test.add_argument("directory", type=Path, nargs="?", metavar="DIR", help="a folder of photos named by card")
+    test.add_argument("--sim", action="store_true", help="rendered frames instead of photos")
+    test.add_argument("--cards", type=int, default=100, metavar="N", help="with --sim: cards put down (default 100)")
+    bench = what.add_parser("bench", parents=[common], help="the held-out benchmark over every edition's faces",
+                            description="Learn each edition from rendered cards, then read a held-out set per "
+                                        "edition (another seed, wider camera heights, tilts, light, glare, blur and "
+                                        "noise): reads, correct, wrong, unsure, missed, ms per frame.")
+    bench.add_argument("--sim", action="store_true", required=True, help="rendered frames (the only kind yet)")
+    bench.add_argument("--cards", type=int, default=200, metavar="N", help="cards per edition (default 200)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import cv2  # noqa: F401  (the extra is there: say so once, here, not deep in a traceback)
+        import numpy  # noqa: F401
+    except ImportError:
+        print(f"uno-shooter: {NEEDS_EXTRA}", file=sys.stderr)
+        return 2
+    from .config import load_config
+    from .editions import choose, records
+    try:
+        config = load_config(args.config)
+        record = choose(args.variant, args.edition)
+        if getattr(args, "cards", 1) < 1:
+            raise ConfigError(f"--cards {args.cards}: must be at least 1")
+        if args.cards_command == "test" and (args.directory is None) == (not args.sim):
+            raise ConfigError("cards test needs a DIR of photos or --sim (one of them)")
+    except (ConfigError, BadArgument) as exc:
+        print(f"uno-shooter: {exc}", file=sys.stderr)
+        return 2
+    state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
+    if args.cards_command == "bench":
+        from .vision.bench import bench
+        chosen = [record] if args.variant != "extreme" or args.edition else records()
+        return _print(bench(chosen, args.seed, args.cards), args.json, sys.stdout)
+    if args.cards_command == "learn":
+        return _learn(args, config, record, state_dir)
+    if args.sim:
+        from .vision.bench import bench
+        return _print(bench([record], args.seed, args.cards), args.json, sys.stdout)
+    return _photos(args, record, state_dir)
+
+
+def _print(result: dict[str, object], as_json: bool, out: TextIO) -> int:
+    if as_json:
+        print(json.dumps(result), file=out)
+        return 0
+    for key in ("cards", "reads", "correct", "wrong", "unsure", "missed", "ms_per_frame", "ms_per_read_frame"):
+        print(f"{key:18} {result.get(key)}", file=out)
+    for key, figures in dict(result.get("editions") or {}).items():  # type: ignore[call-overload]
+        print(f"  {key:14} correct {figures['correct']}/{figures['cards']}, wrong {figures['wrong']}, "
+              f"unsure {figures['unsure']}, missed {figures['missed']}", file=out)
+    for line in list(result.get("mistakes") or []):  # type: ignore[call-overload]
+        print(f"  wrong: {line}", file=out)
+    return 0
+
+
+def _deck(record: Edition, state_dir: Path | None) -> Deck:
+    from .vision.templates import load
+    if state_dir is None:
+        raise ConfigError("no state directory: --state-dir DIR (where cards learn kept the templates)")
+    return load(state_dir, log=lambda line: print(line, file=sys.stderr)).deck(record.key)
+
+
+def _photos(args: argparse.Namespace, record: Edition, state_dir: Path | None) -> int:
+    from .vision.bench import PhotoError, photos
+    try:
+        if not args.directory.is_dir():
+            raise PhotoError(f"{args.directory}: no such directory")
+        result = photos(args.directory, _deck(record, state_dir))
+    except (ConfigError, KeyError, PhotoError) as exc:
+        print(f"uno-shooter: {str(exc).strip(chr(39))}", file=sys.stderr)
+        return 2
+    return _print(result, args.json, sys.stdout)
+
+
+def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir: Path | None) -> int:
+    from .vision.templates import load, save
+    if args.sim:
+        from .vision.learn import learn_sim
+        deck, missed = learn_sim(record, args.seed)
+    else:
+        from .vision.live import learn_live
+        if config.camera is None:
+            print("uno-shooter: no [camera] in the config (docs/vision.md); --sim learns from the simulator",
+                  file=sys.stderr)
+            return 2
+        try:
+            deck, missed = learn_live(record, config.camera, sys.stdout)
+        except KeyboardInterrupt:
+            print("\nuno-shooter: interrupted; nothing was saved", file=sys.stderr)
+            return 130
+    shown = f"{len(deck.faces)} faces of {record.title} learned"
+    if missed:
+        print(f"uno-shooter: {shown}; not seen: {', '.join(f.name for f in missed)}", file=sys.stderr)
+    if state_dir is None:
+        print(f"{shown}; not kept (no --state-dir)")
+        return 0 if not missed else 1
+    templates = load(state_dir, log=lambda line: print(line, file=sys.stderr))
+    templates.decks[record.key] = deck
+    print(f"{shown}; kept in {save(state_dir, templates)}")
+    return 0 if not missed else 1

@@ -1,0 +1,230 @@
+"""The camera over the discard pile, wired in: its frames through the pile watcher, the reads to the table.
+
+:class:`PileCamera` is what the composition root (:mod:`shooter.app`) builds when ``[camera]`` is configured: a
+camera (a hal backend, or the simulated camera over ``world.pile``), a :class:`~shooter.vision.PileWatcher` with
+the deck learned for the game's edition, and the :class:`~shooter.frame_pump.FramePump` that feeds one to the
+other and posts each read to :meth:`shooter.pile_reports.PileReports.take`.
+
+The watcher takes every change of the pile that settles for a card put down. Some changes are not: the pile is
+gathered, refilled into the shooter, a wrong card is taken back, Uno Flip turns it over, the dealer turns up the
+first card. The table knows when those happen, so this class listens to its events (a sink, on the loop) and
+tells the watcher:
+
+* out of a round's play (no ``phase`` ``play``: dealing, the first card, scoring) reads are dropped, and when
+  play begins while the pile is still changing (the first card falling) the view it settles to is the
+  reference, unread;
+* a new game (``game``: perhaps another edition, so another learned deck) and the lid (``lid``: hands at the
+  shooter, as when the pile is refilled into it, or a jam cleared) make the next still view the reference;
+* a wrong card owed for (``owed`` of reason ``wrong-card``: the card is taken back): the view before that card
+  is the reference again, so the card it uncovers is no play (and a card put down meanwhile is one);
+* a flip (``side``: the pile turned over) primes it: the next view that settles after a change is the
+  reference, unread.
+
+The watcher belongs to the pump's thread (real clock) or the loop (virtual time): the sink only enqueues what it
+asks (:class:`Gate`), and the watcher carries it out before its next frame.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .editions import Edition
+from .frame_pump import FramePump
+from .loop import ControlLoop
+from .reads import Read
+from .vocabulary import EventName, Reason
+
+if TYPE_CHECKING:
+    from hal.clock import Clock
+    from sim.world import ShooterWorld
+
+    from .controller import Controller
+    from .vision import Deck, PileWatcher
+
+LEARN_SEED = 1          # the simulated owner's one learning session (cards learn --sim --seed 1)
+FRAME_INTERVAL = 0.2    # seconds between frames: a card is read well within a second of settling
+QUIET_S = 1.0           # the simulated camera in virtual time renders this long after the pile changed
+
+
+_LEARNED: dict[str, Deck] = {}   # by edition key: the simulated owner learns each deck once a run
+
+
+def learned_from_renders(record: Edition) -> Deck:
+    """The deck learned from rendered cards, as ``cards learn --sim`` learns it (once per edition a run)."""
+    if record.key not in _LEARNED:
+        from .vision import learn_sim
+        _LEARNED[record.key], _ = learn_sim(record, LEARN_SEED)
+    return _LEARNED[record.key]
+
+
+@dataclass
+class Decks:
+    """The learned deck of each edition: from the templates in ``state_dir``, or (``sim``) from rendered cards
+    when none were learned. Asked from the watcher's thread; says once per edition where its deck came from."""
+
+    state_dir: Path | None
+    sim: bool
+    log: Callable[[str], None]
+
+    def __call__(self, record: Edition) -> Deck | None:
+        from .vision import load_templates
+        found: Deck | None = None
+        where = "none learned"
+        if self.state_dir is not None:
+            try:
+                found = load_templates(self.state_dir, log=self.log).deck(record.key)
+                where = f"learned in {self.state_dir}"
+            except KeyError:
+                pass
+        if found is None and self.sim:
+            found, where = learned_from_renders(record), "none learned: learned from rendered cards"
+        self.log(f"uno-shooter: the camera reads {record.title} cards ({where})" if found is not None else
+                 f"uno-shooter: no cards of {record.title} learned (uno-shooter cards learn): the camera reads none")
+        return found
+
+
+class Gate:
+    """The pile watcher as the pump feeds it, with what the table asked of it since the last frame (reset,
+    prime, take back, another edition's deck), carried out before the frame is read."""
+
+    def __init__(self, watcher: PileWatcher, decks: Callable[[Edition], Deck | None], *,
+                 wake: Callable[[], None] | None = None) -> None:
+        self.watcher = watcher
+        self.decks = decks
+        self.wake = wake   # a lazy camera's (WorldCamera.wake): frames again, so that what is asked is done
+        self.asked: deque[tuple[str, Edition | None]] = deque()   # appended on the loop, taken on the pump's thread
+        self._deck_of: str | None = None
+
+    def ask(self, what: str, record: Edition | None = None) -> None:
+        self.asked.append((what, record))
+        if self.wake is not None:
+            self.wake()
+
+    def feed(self, frame: Any, now: float) -> Read | None:
+        after = False
+        while self.asked:
+            what, record = self.asked.popleft()
+            if what == "deck" and record is not None and record.key != self._deck_of:
+                self.watcher.deck, self._deck_of = self.decks(record), record.key
+            elif what == "settle":
+                self.watcher.settle()
+            elif what == "settle if moving":
+                after = True   # moving as this frame shows the pile: the frame first, then the ask
+            elif what == "prime":
+                self.watcher.prime()
+            elif what == "take back":
+                self.watcher.take_back()
+        read = self.watcher.feed(frame, now)
+        if after:
+            if read is not None:
+                return None   # what settled in this very frame is what lay there when asked
+            self.watcher.settle(if_moving=True)
+        return read
+
+
+class WorldCamera:
+    """The simulated camera over the world's pile (``world.pile``, Flip's side ``world.pile_side``). ``lazy``
+    (virtual time): a frame only within :data:`QUIET_S` seconds of a change of the pile (the card falling, the
+    hand leaving) or of the table asking the watcher something (:meth:`wake`), else None: nothing moves on a
+    simulated table between plays, and a game is thousands of frames shorter."""
+
+    def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool) -> None:
+        from sim.camera import HELD_OUT, SimCamera
+        self.world, self.clock, self.lazy = world, clock, lazy
+        self.camera = SimCamera(world.pile, rng, HELD_OUT, clock=clock)
+        self._pile: tuple[object, ...] = ()
+        self._until = -1.0
+
+    @property
+    def region(self) -> tuple[int, int, int, int]:
+        return self.camera.region
+
+    def wake(self) -> None:
+        """Render again for :data:`QUIET_S` (the table asked the watcher something: it must see frames)."""
+        self._until = self.clock.now() + QUIET_S
+
+    def capture(self) -> Any:
+        pile = (*map(id, self.world.pile), self.world.pile_side)
+        now = self.clock.now()
+        if pile != self._pile:
+            self._pile, self._until = pile, now + QUIET_S
+        if self.lazy and now > self._until:
+            return None
+        self.camera.side_up = self.world.pile_side
+        return self.camera.capture()
+
+    def close(self) -> None:
+        self.camera.close()
+
+    @property
+    def closed(self) -> bool:
+        return self.camera.closed
+
+
+class PileCamera:
+    """The camera, its watcher and its pump for one controller (see the module docstring). :meth:`start` once
+    the controller has started; :meth:`close` stops the pump, then closes the camera (safe twice).
+    ``on_read``: told each read before the table takes it (the simulator's tally)."""
+
+    def __init__(self, camera: Any, watcher: PileWatcher, *, controller: Controller, loop: ControlLoop,
+                 decks: Callable[[Edition], Deck | None], log: Callable[[str], None],
+                 interval: float = FRAME_INTERVAL) -> None:
+        self.camera = camera
+        self.controller = controller
+        self.gate = Gate(watcher, decks, wake=getattr(camera, "wake", None))
+        self.pump = FramePump(camera, self.gate, loop=loop, deliver=self._deliver, interval=interval, log=log)
+        self.on_read: Callable[[Read], None] | None = None
+        self.dropped = 0          # reads out of a round's play
+        self._playing = False
+        self._owing_wrong = False   # a wrong card's penalty is owed (its card taken back once)
+
+    def start(self) -> None:
+        self.gate.ask("deck", self.controller.table.record)
+        self._playing = self._in_play()
+        self.controller.add_sink(self._event)
+        self.pump.start()
+
+    def _in_play(self) -> bool:
+        game = self.controller.table.status()
+        return game is not None and game.get("phase") == "play"
+
+    def _event(self, obj: dict[str, Any]) -> None:
+        name = obj.get("event")
+        if name is None:
+            return
+        if name == EventName.GAME:
+            self.gate.ask("deck", self.controller.table.record)
+            self.gate.ask("settle")
+        elif name == EventName.LID:
+            self.gate.ask("settle")
+        elif name == EventName.SIDE:
+            self.gate.ask("prime")
+        if name == EventName.OWED and obj.get("reason") == Reason.WRONG_CARD:
+            if not self._owing_wrong:   # the penalty itself; its presses repeat the event
+                self.gate.ask("take back")
+            self._owing_wrong = True
+        elif name in (EventName.OWED, EventName.TURN):
+            self._owing_wrong = False
+        playing = self._in_play()
+        if playing and not self._playing:
+            self.gate.ask("settle if moving")
+        self._playing = playing
+
+    def _deliver(self, read: Read) -> None:
+        if not self._in_play():
+            self.dropped += 1
+            return
+        if self.on_read is not None:
+            self.on_read(read)
+        self.controller.pile.take(read)
+
+    def close(self) -> None:
+        self.pump.close()
+        self.controller.remove_sink(self._event)
+        if not self.camera.closed:
+            self.camera.close()

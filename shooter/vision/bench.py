@@ -1,0 +1,172 @@
+"""Measuring the recogniser: on the rendered held-out set (``cards bench --sim``, ``cards test --sim``) and on
+the owner's own photos (``cards test DIR``).
+
+A held-out run learns each edition from its learning set (seed ``seed``), then feeds the watcher every frame of
+the held-out set (seed ``seed + 1000``, conditions the learning never saw) and counts, per card put down, whether
+its read was correct, wrong (sure and not the card), unsure, or missing (no read at all); a read with no new card
+is counted too (wrong if sure, else unsure). Times are the watcher's own per frame (CPU time of this thread, so
+that other processes on the machine do not count), the rendering not included.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.camera import HELD_OUT, LEARNING
+
+from ..editions import Edition
+from ..reads import Read
+from .learn import learn_sim
+from .synthetic import Truth, held_out_set
+from .templates import Deck
+from .watcher import PileWatcher, read_still
+
+
+@dataclass
+class Tally:
+    """Reads by outcome; ``cards`` put down (or photos)."""
+
+    cards: int = 0
+    reads: int = 0
+    correct: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    missed: int = 0
+    mistakes: list[str] = field(default_factory=list)
+
+    def count(self, read: Read | None, truth: Truth | None) -> None:
+        if truth is not None:
+            self.cards += 1
+        if read is None:
+            self.missed += truth is not None
+            return
+        self.reads += 1
+        right = truth is not None and (read.card, read.colour) == (truth.name, truth.colour) \
+            and (truth.side is None or read.side == truth.side or truth.colour is None)
+        if read.unsure:
+            self.unsure += 1
+        elif right:
+            self.correct += 1
+        else:
+            self.wrong += 1
+            shown = f"{truth.colour or 'wild'} {truth.name}" if truth else "no new card"
+            self.mistakes.append(f"{shown} read as {read.describe()}")
+
+    def add(self, other: Tally) -> None:
+        for name in ("cards", "reads", "correct", "wrong", "unsure", "missed"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.mistakes += other.mistakes
+
+    def figures(self) -> dict[str, Any]:
+        out = {k: v for k, v in asdict(self).items() if k != "mistakes"}
+        out["correct_share"] = round(self.correct / self.cards, 4) if self.cards else None
+        out["wrong_share"] = round(self.wrong / self.cards, 4) if self.cards else None
+        return out
+
+
+@dataclass
+class Timing:
+    frames: int = 0
+    seconds: float = 0.0
+    read_frames: int = 0
+    read_seconds: float = 0.0
+    worst: float = 0.0
+
+    def figures(self) -> dict[str, Any]:
+        return {"frames": self.frames,
+                "ms_per_frame": round(1e3 * self.seconds / self.frames, 2) if self.frames else None,
+                "ms_per_read_frame": round(1e3 * self.read_seconds / self.read_frames, 2) if self.read_frames else None,
+                "max_ms_per_frame": round(1e3 * self.worst, 2)}
+
+
+def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing) -> Tally:
+    """The edition's held-out set through a watcher of ``deck``."""
+    tally = Tally()
+    watcher: PileWatcher | None = None
+    pending: Truth | None = None
+    for shot in held_out_set(record, seed, cards):
+        if watcher is None or watcher.region != shot.region:
+            watcher = PileWatcher(deck, shot.region)
+        if shot.dropped is not None:
+            if pending is not None:
+                tally.count(None, pending)
+            pending = shot.dropped
+        start = time.thread_time()
+        read = watcher.feed(shot.frame, shot.now)
+        spent = time.thread_time() - start
+        timing.frames += 1
+        timing.seconds += spent
+        timing.worst = max(timing.worst, spent)
+        if read is not None:
+            timing.read_frames += 1
+            timing.read_seconds += spent
+            tally.count(read, pending)
+            pending = None
+    if pending is not None:
+        tally.count(None, pending)
+    return tally
+
+
+def bench(records: Iterable[Edition], seed: int, cards: int) -> dict[str, Any]:
+    """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on."""
+    total, timing = Tally(), Timing()
+    editions: dict[str, Any] = {}
+    for record in records:
+        deck, missed = learn_sim(record, seed)
+        tally = held_out(record, deck, seed + 1000, cards, timing)
+        editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
+                                [f.name for f in missed]}
+        total.add(tally)
+    return {**total.figures(), **timing.figures(), "editions": editions, "mistakes": total.mistakes[:20],
+            "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": seed + 1000,
+            "learning_settings": asdict(LEARNING), "held_out_settings": asdict(HELD_OUT)}
+
+
+class PhotoError(Exception):
+    """A photo of ``cards test DIR`` that cannot be used (its name, its content), said in one line."""
+
+
+def photo_truth(path: Path, deck: Deck, colours: Iterable[str]) -> Truth:
+    """The card a photo's file name names: ``red-7.jpg``, ``wild-hit4.png``, ``blue-draw-two_2.jpg``."""
+    stem = path.stem.lower().split("_")[0]
+    names = {f.name for f in deck.faces}
+    for colour in sorted(colours, key=len, reverse=True):
+        if stem.startswith(colour + "-") and stem[len(colour) + 1:] in names:
+            return Truth(stem[len(colour) + 1:], colour, None)
+    if stem.startswith("wild-") and stem[5:] in names:
+        return Truth(stem[5:], None, None)
+    if stem in names:
+        return Truth(stem, None, None)
+    raise PhotoError(f"{path.name}: no card of this deck is named {stem!r} (name photos like red-7.jpg, "
+                     f"wild-hit4.png: a colour, a dash, the card's name)")
+
+
+def photos(directory: Path, deck: Deck) -> dict[str, Any]:
+    """Every photo in ``directory`` read as a still (``read_still``): the tally and the time per photo."""
+    import cv2
+    if not directory.is_dir():
+        raise PhotoError(f"{directory}: no such directory")
+    files = sorted(p for p in directory.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"))
+    if not files:
+        raise PhotoError(f"{directory}: no photos (.jpg, .jpeg, .png, .bmp) in it")
+    colours = {c for inks in deck.inks.values() for c in inks if c}
+    truths = [(p, photo_truth(p, deck, colours)) for p in files]   # every name checked before any is read
+    tally, timing = Tally(), Timing()
+    for path, truth in truths:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise PhotoError(f"{path.name}: not an image OpenCV can read")
+        start = time.thread_time()
+        read = read_still(deck, np.asarray(image, np.uint8))
+        spent = time.thread_time() - start
+        timing.frames += 1
+        timing.seconds += spent
+        timing.worst = max(timing.worst, spent)
+        tally.count(read, truth)
+    return {**tally.figures(), **timing.figures(), "mistakes": tally.mistakes[:20]}

@@ -1,0 +1,251 @@
+"""The pile watcher: fed the camera's frames, it says when a new card has settled on the pile and what it is.
+
+``PileWatcher(deck, region).feed(frame, now)`` returns a :class:`shooter.reads.Read` (the table's one kind of
+read) on the frame in which a new card has lain still for ``settings.settle_s`` seconds, else None. It is pure:
+no thread, no clock of its own (``now`` is the caller's clock), every threshold a named field of
+:class:`WatchSettings`.
+
+How: inside ``region`` (x, y, w, h: the ``[camera] pile`` setting) each frame is shrunk by ``settings.shrink``;
+a frame that differs from the last one (motion: a hand, a card falling) restarts the stability window. Once the
+view has been still for the window, it is compared with the view after the last card (the reference): the
+comparison is made on colours divided by their neighbourhood's brightness, so that a shadow or a change of light
+does not count as a change. A change big enough and shaped like a card (:func:`shooter.vision.card.outline`) is
+the new card (it lies on top, whole); anything else (a hand at rest, a shadow) becomes the new reference and is
+not read. The card is straightened, its ink compared with the deck's learned inks (nearest, and how much nearer
+than the next), its symbol with each face's learned symbol (normalised correlation, both ends up, a few pixels
+of slack); the read's confidence is the lower of the two. Below ``settings.sure`` the read is unsure: the caller
+asks the table rather than act, and :attr:`Read.alternatives` lists the nearest other readings.
+
+:meth:`PileWatcher.seen` is the first half alone (the straightened card, for learning), :func:`read_still` reads
+the top card of a single photo (``cards test DIR``), where there is no earlier view to compare with: the card is
+found by its white board instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from ..reads import Read
+from .card import SIZE, Features, Quad, features, outline, rectify, turned
+from .templates import BLACK, Deck, Face
+
+Frame = npt.NDArray[np.uint8]
+Region = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class WatchSettings:
+    """The watcher's thresholds (levels are shares of the view's white, the 99th percentile of its brightest
+    channel, so that a dim room and a bright one are watched alike)."""
+
+    shrink: int = 2                  # frames are compared at 1/shrink of their size
+    motion_level: float = 0.06       # a pixel that changed this much (a share of the view's white) moved
+    motion_share: float = 0.002      # this share of the region moving is motion (restarts the window)
+    settle_s: float = 0.25           # a new card must lie still this long before it is read
+    change_level: float = 0.1        # a pixel that changed this much (a share of white) since the last card
+    floor: float = 9.0               # ... but never less than this many levels (the sensor's noise)
+    min_card_share: float = 0.02     # a card covers at least this share of the region
+    sure: float = 0.5                # reads below this confidence are unsure
+    symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
+    symbol_gap: float = 0.1          # its lead over the next face that is half sure
+    ink_sure: float = 0.6            # the nearest ink's distance over the next one's that is half sure
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A new card found on the pile: straightened, with its corners in the frame."""
+
+    card: Frame
+    quad: Quad
+
+
+def _shrunk(view: Frame, shrink: int) -> npt.NDArray[np.float32]:
+    h, w = view.shape[:2]
+    small = cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.GaussianBlur(small.astype(np.float32), (5, 5), 1.0), np.float32)  # noise is no motion
+
+
+class PileWatcher:
+    """Watches the pile in ``region`` of the frames fed to it (see the module docstring)."""
+
+    def __init__(self, deck: Deck | None, region: Region, settings: WatchSettings = WatchSettings()):
+        self.deck = deck
+        self.region = region
+        self.settings = settings
+        self._last: npt.NDArray[np.float32] | None = None
+        self._reference: npt.NDArray[np.float32] | None = None
+        self._still_since = 0.0
+        self._checked = True
+        self._primed = False
+        self._before: npt.NDArray[np.float32] | None = None   # the reference before the last change
+
+    def reset(self) -> None:
+        """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
+        self._last = self._reference = self._before = None
+        self._primed = False
+
+    def settle(self, *, if_moving: bool = False) -> None:
+        """The pile changed without a card put down (or is changing: ``if_moving``, only then): the next view that
+        lies still for ``settings.settle_s`` is the reference, not read (a hand still over the pile is not taken
+        for it)."""
+        if if_moving and self._checked:
+            return
+        self._primed, self._checked = True, False
+
+    def take_back(self) -> None:
+        """The last card read is being taken back (a wrong card): the view before it is the reference again, so
+        the card it uncovers is no new card (and one put down meanwhile is)."""
+        if self._before is not None:
+            self._reference = self._before
+
+    def prime(self) -> None:
+        """The pile is about to change without a card put down (a wrong card taken back, the pile turned over):
+        the next view that settles after a change is the reference, not read."""
+        self._primed = True
+
+    def feed(self, frame: Frame, now: float) -> Read | None:
+        """A :class:`Read` when a new card has settled in this frame, else None."""
+        seen = self.seen(frame, now)
+        if seen is None or self.deck is None:
+            return None
+        return classify(self.deck, features(seen.card), seen.quad, self.settings)
+
+    def seen(self, frame: Frame, now: float) -> Seen | None:
+        """The new card straightened, on the frame in which it settled; else None."""
+        x, y, w, h = self.region
+        view = frame[y:y + h, x:x + w]
+        small = _shrunk(view, self.settings.shrink)
+        if self._last is None or self._reference is None:
+            self._last, self._reference = small, small
+            self._still_since, self._checked = now, True
+            return None
+        white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
+        moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
+        self._last = small
+        if moved.mean() > self.settings.motion_share:
+            self._still_since, self._checked = now, False
+            return None
+        if self._checked or now - self._still_since < self.settings.settle_s:
+            return None
+        self._checked = True
+        if self._primed:
+            self._reference, self._primed = small, False
+            return None
+        level = max(self.settings.floor, self.settings.change_level * white)
+        change = (np.abs(small - self._reference).max(axis=2) > level).astype(np.uint8)
+        self._before, self._reference = self._reference, small
+        change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
+        if quad is None:
+            return None
+        s = self.settings.shrink
+        full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
+        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+
+
+def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
+    """Every learned ink by distance: (side, colour or BLACK, distance), nearest first. Inks are compared by
+    their shares of each primary (their hue and saturation, whatever the light's level), a wild's black by its
+    level alone."""
+    def where(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
+        v = np.asarray(bgr, np.float64)
+        return np.append(v / max(float(v.sum()), 1e-6), min(1.0, float(v.max())))
+    at = where(ink)
+    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - where(ref))))
+             for side, inks in deck.inks.items() for colour, ref in inks.items()]
+    return sorted(found, key=lambda f: f[2])
+
+
+def _aligned(symbol: npt.NDArray[np.float32], face: Face) -> npt.NDArray[np.float32] | None:
+    """The part of ``symbol`` (either end up) that best lines up with the face's learned symbol, or None when
+    the face learned no symbol."""
+    t = face.symbol[4:-4, 4:-4]
+    if float(t.std()) < 1e-3:
+        return None
+    best, window = -2.0, t
+    for view in (symbol, turned(symbol)):
+        scores = cv2.matchTemplate(view, t, cv2.TM_CCOEFF_NORMED)
+        _, top, _, (x, y) = cv2.minMaxLoc(scores)
+        if top > best:
+            best, window = top, view[y:y + t.shape[0], x:x + t.shape[1]]
+    return window
+
+
+def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
+    """Each face's match: the correlation of the aligned symbol with the face's, both less the mean of the
+    deck's learned symbols (what every symbol shares, a blot in the middle, counts for none)."""
+    mean = np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0)
+    out = []
+    for face in faces:
+        window = _aligned(symbol, face)
+        if window is None:
+            out.append((0.0, face))
+            continue
+        a, b = (window - mean).ravel(), (face.symbol[4:-4, 4:-4] - mean).ravel()
+        a, b = a - a.mean(), b - b.mean()
+        out.append((float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9)), face))
+    return sorted(out, key=lambda sf: -sf[0])
+
+
+def _half_at(value: float, half: float) -> float:
+    """A confidence 0..1 that grows with ``value``: 0.5 at ``half``, 1 at twice it."""
+    return float(np.clip(value / (2 * half), 0.0, 1.0))
+
+
+def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSettings = WatchSettings()) -> Read:
+    """The card ``seen`` is, by the deck's learned inks and symbols."""
+    inks = _ink(deck, seen.ink)
+    if not inks or not deck.faces:
+        return Read("?", None, None, 0.0, unsure=True, quad=quad)
+    side, colour, d1 = inks[0]
+    d2 = next((d for s, c, d in inks[1:] if c != colour), d1 * 10 + 1.0)
+    ink_conf = _half_at(1.0 - d1 / max(d2, 1e-9), 1.0 - settings.ink_sure)
+    wild = colour == BLACK
+    fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
+    if not fits:
+        return Read("?", None, side, 0.0, unsure=True, quad=quad)
+    s1, best = fits[0]
+    s2 = next((s for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), 0.0)
+    symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(s1 - s2, settings.symbol_gap))
+    confidence = min(symbol_conf, ink_conf)
+    shown = None if wild else colour
+    others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in fits[1:3]]
+    second = next((c for _, c, _ in inks[1:] if c != colour), None)
+    if second is not None and second != BLACK and not best.wild:
+        others.append((best.name, second, round(1.0 - ink_conf, 2)))
+    return Read(best.name, shown, best.side, round(confidence, 3), tuple(others[:3]),
+                unsure=confidence < settings.sure, quad=quad)
+
+
+def read_still(deck: Deck, photo: Frame, region: Region | None = None,
+               settings: WatchSettings = WatchSettings()) -> Read | None:
+    """The top card of one photo (no earlier view): the largest card-shaped blob of white board with what it
+    encloses; None when no card is found."""
+    x, y, w, h = region or (0, 0, photo.shape[1], photo.shape[0])
+    view = photo[y:y + h, x:x + w]
+    img = view.astype(np.float32)
+    brightest = img.max(axis=2)
+    # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
+    k = max(15, (min(w, h) // 12) | 1)
+    level = cv2.GaussianBlur(cv2.dilate(brightest, np.ones((k, k), np.uint8)), (0, 0), k / 3) + 1.0
+    least = img.min(axis=2) / level
+    spread = (brightest - img.min(axis=2)) / level
+    brightest_here = float(np.percentile(brightest, 99.5)) + 1.0
+    board = ((least > 0.72) & (spread < 0.2) & (img.min(axis=2) > 0.55 * brightest_here)).astype(np.uint8) * 255
+    filled = board.copy()
+    contours, _ = cv2.findContours(board, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(filled, contours, -1, 255, -1)
+    k = max(3, (min(w, h) // 60) | 1)
+    filled = cv2.morphologyEx(filled, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    quad = outline(np.asarray(filled, np.uint8), settings.min_card_share * w * h * 0.25)
+    if quad is None:
+        return None
+    card = rectify(view, quad)
+    if card.shape[:2] != (SIZE[1], SIZE[0]):  # pragma: no cover - rectify's size is fixed
+        return None
+    return classify(deck, features(card), quad + np.asarray([x, y], np.float32), settings)
