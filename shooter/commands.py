@@ -150,6 +150,10 @@ COMMANDS: list[Command] = [
     (Spec(("sim", "wait"), access=TABLE, required={"seconds": number(0.0, 86400.0)}, usage="sim wait seconds=X",
           summary="simulated hardware only: lets X seconds of (virtual) time pass"),
      Handler(SimulatedHardware, sim.sim_wait)),
+    (Spec(("sim", "pile"), access=TABLE, args=1, optional={"colour": choice(*COLOURS)},
+          usage="sim pile CARD [colour=C]",
+          summary="simulated hardware only: a card of the game's deck put on the discard pile (what the simulated "
+                  "camera sees)"), Handler(SimulatedHardware, sim.sim_pile)),
     # the web console's: pair and auth are any socket's way to be paired (a console of the table's own needs neither)
     (Spec(("pair",), access=ASK, caller=True, optional={"name": web.device_name}, usage="pair [name=NAME]",
           summary="web console: asks to be paired; a person at the table says yes"), Handler(Web, web.pair)),

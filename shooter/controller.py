@@ -91,7 +91,8 @@ class Controller:
                                  angle_of=self.seating.angle_of, on_shot=self._shot_done, emit=self.events.emit,
                                  cards=cards, seats=self.seating.count)
         self.launcher.on_lid_cycled = self.scheduler.restart  # H-RANDOM: the pattern restarts
-        self.sim = None if world is None else SimulatedHardware(world, launcher=self.launcher, loop=loop)
+        self.sim = None if world is None else SimulatedHardware(world, launcher=self.launcher, loop=loop,
+                                                                  table=table)
         self.desk = Desk(table=table, launcher=self.launcher, scheduler=scheduler, beeper=hw.beeper,
                          events=self.events, store=store, rules=rules, counting=hw.exit_sensor is not None,
                          sim=self.sim)

@@ -18,12 +18,12 @@ from collections.abc import Callable
 import pytest
 
 from shooter.i18n import catalogue
-from tests.test_web_browser import (  # noqa: F401 - fixtures: the real server, Chromium
+from tests.test_web_browser import (  # noqa: F401 - fixtures: Chromium
     REQUIRED,
+    Server,
     browser,
     expect,
     phone,
-    server,
 )
 
 pytestmark = pytest.mark.browser
@@ -34,6 +34,18 @@ else:
                               reason="no axe-playwright-python (pip install '.[test]')").Axe
 
 DEAL = 30_000   # ms: the simulated shooter deals a Flip game in real time
+READ = 60_000   # ms: the simulated camera's first read waits for the deck learned from rendered cards
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The real program, with the simulated camera asking every read (the sheet of what it saw is a view too;
+    only `sim pile` puts a card where it looks)."""
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nbackend = "sim"\nreport = "ask"\n')
+    s = Server(("--config", str(config)))
+    yield s
+    s.close()
 LOCALES = {"en": "en-US", "nl": "nl-NL"}
 
 
@@ -106,7 +118,9 @@ VIEWS: list[tuple[str, Callable]] = [
     ("table, a round on", lambda page, server, lang: (
         console("names seats=Anna,Bram,Cor,Dirk", "game new players=4", "round start first=5")(page, server, lang),
         tapped("#tab-table")(page, server, lang), expect(page.locator("#play-panel")).to_be_visible())),
-    ("presses owed", console("play hit2", shows="#seats .badge")),
+    ("what the camera saw: the sheet", console("sim pile 7 colour=red", shows="#seen", timeout=READ)),
+    ("presses owed", lambda page, server, lang: (
+        tapped("#seen-reject")(page, server, lang), console("play hit2", shows="#seats .badge")(page, server, lang))),
     ("the pad's second page", lambda page, server, lang: (
         console("undo")(page, server, lang), tapped("#pad-more")(page, server, lang))),
     ("a penalty's kind to choose", lambda page, server, lang: (

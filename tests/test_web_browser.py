@@ -65,7 +65,7 @@ def free_port() -> int:
 class Server:
     """The real program in real time, with its stdio console in our hands."""
 
-    def __init__(self):
+    def __init__(self, args: tuple[str, ...] = ()):
         self.port = free_port()
         exe = Path(sys.executable).with_name("uno-shooter")
         cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "shooter"]
@@ -73,7 +73,7 @@ class Server:
         # starts at its own bin/, so an edit since the install would otherwise go untested)
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         self.proc = subprocess.Popen(
-            cmd + ["run", "--sim", "--clock", "real", "--console", "stdio", "--web", f"127.0.0.1:{self.port}"],
+            cmd + ["run", "--sim", "--clock", "real", "--console", "stdio", "--web", f"127.0.0.1:{self.port}", *args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
         line = self.proc.stderr.readline().decode()  # returns once it listens (or it died)
         assert "web console on" in line, line + self.proc.stderr.read().decode()

@@ -6,6 +6,7 @@ import {$, S, act, boxName, errorText, paired, send, t, toast} from "./common.js
 import {cueStatus, wireCues} from "./cues.js";
 import {renderHands, renderResult} from "./hands.js";
 import {renderScores} from "./scores.js";
+import {renderSeen, seenEvent, wireSeen} from "./seen.js";
 import {buildForm, renderSetup, wireSetup} from "./setup.js";
 import {endPick, renderTable, wireTable} from "./table.js";
 
@@ -128,6 +129,9 @@ function onEvent(ev) {
     case "refused":
       if (ev.source === "button") toast(t("ev.refused", {message: errorText(ev)}));
       break;
+    case "seen": case "seen-closed": case "camera":  // the camera's reads of the pile (seen.js)
+      seenEvent(ev);
+      break;
     case "game":  // a new game (from here or elsewhere): a pick of the old one means nothing now
       endPick();
       break;
@@ -197,6 +201,7 @@ function render() {
   document.body.classList.toggle("watching", !me);
   renderSetup(st);
   renderScores(game);
+  renderSeen(st);
 }
 
 function showView(view) {
@@ -220,6 +225,7 @@ for (const tab of document.querySelectorAll("[role=tab]")) {
 wireTable();
 wireSetup(() => render());
 wireCues();
+wireSeen();
 window.addEventListener("resize", () => render());
 
 localStorage.removeItem("rounds");  // where each phone kept its own round history before the table kept it

@@ -55,6 +55,9 @@ export function cueStatus(st) {
   once("game", game && game.phase === "over" ? "over" : null, game ? t("cue.game", {who: seatName(game.winner)}) : "");
 }
 
+// a read of the pile that asks which card it was: "Which card? red 7?", once per read
+export function cueSeen(id, text) { once("seen", String(id), text); }
+
 export function wireCues() {
   const box = $("cues");
   box.checked = cuesOn();

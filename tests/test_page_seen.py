@@ -1,0 +1,145 @@
+"""The phone page confirms what the camera saw: the real program with the simulated camera over the simulated
+pile (``[camera] backend = "sim"``, ``report = "ask"``: every read waits for a tap), cards put on the pile with
+``sim pile``. A read shown in the sheet and confirmed in one tap (the play appears on the table), an alternative
+picked, a reject, a wild's colour named; at 390x844 the sheet's buttons are in the viewport and the circle stays in
+view; the spoken cue. The screenshots docs/page-seen-en.png and -nl.png (UNO_SHOOTER_SCREENSHOTS=1, as in
+tests/test_page_play.py).
+
+What the camera reads is the recogniser's (it may misread): the test follows the `seen` event it was sent."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.page_rig import (  # noqa: F401 - fixtures: the module's phones and paired key
+    answered,
+    button,
+    chromium,
+    expect,
+    geometry,
+    heading,
+    outside,
+    phones,
+    token,
+)
+from tests.test_page_play import SPEECH, Words, shot, spoken
+from tests.test_web_browser import Server
+
+pytestmark = pytest.mark.browser
+READ = 60   # s: the first read waits for the deck learned from rendered cards (about 20 s here, more when busy)
+SHEET = {"sheet": "#seen button", "circle": "#circle"}
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """The real program with the simulated camera asking every read (overrides tests/page_rig.py's)."""
+    config = tmp_path_factory.mktemp("seen") / "config.toml"
+    config.write_text('[camera]\nbackend = "sim"\nreport = "ask"\n')
+    server = Server(("--config", str(config)))
+    yield server
+    server.close()
+
+
+def seen(table, line: str, timeout: float = READ) -> dict:
+    """The `seen` event that asks for the card just put on the pile (`sim pile ...`)."""
+    before = sum(o.get("event") == "seen" for _, o in table.out)
+    answered(table, line, "sim")
+    table.wait_for(before + 1, timeout=timeout, event="seen")
+    return [o for _, o in table.out if o.get("event") == "seen"][before]
+
+
+def last(table, event: str) -> dict:
+    return [o for _, o in table.out if o.get("event") == event][-1]
+
+
+def closed(table, read: dict, outcome: str) -> None:
+    table.wait_for(1, event="seen-closed", id=read["id"], outcome=outcome)
+
+
+def label(w: Words, card: str, colour: str | None) -> str:
+    name = w.card("extreme", card) if not card.isdecimal() else card
+    return w("seen.card", colour=w(f"tint.{colour}"), card=name) if colour else name
+
+
+def start(table, page, w: Words) -> None:
+    answered(table, "names", "names")
+    answered(table, "game new players=3 force", "game")
+    answered(table, "round start first=5", "round")
+    heading(page, w("turn.line", who=w("seat.name", n=2)))
+
+
+def test_reads_are_confirmed_picked_rejected_and_a_wild_coloured_in_taps(table, phones, token):
+    w = Words("en")
+    page = phones(key=token, init=[SPEECH, "localStorage.setItem('cues', 'on')"])
+    start(table, page, w)
+    sheet = page.locator("#seen")
+    expect(sheet).to_be_hidden()
+
+    # a read shown: what the camera saw, how sure, one button per reading, and Not this card
+    read = seen(table, "sim pile 7 colour=red")
+    expect(sheet).to_be_visible()
+    expect(page.locator("#seen-title")).to_have_text(
+        w("seen.title", card=label(w, read["card"], read["colour"]), n=round(read["confidence"] * 100)))
+    readings = [(read["card"], read["colour"], read["confidence"])] + [
+        (a["card"], a["colour"], a["confidence"]) for a in read["alternatives"]]
+    assert len(readings) == 3, read   # the reading and its two nearest alternatives
+    for card, colour, confidence in readings:
+        expect(button(page, w("seen.pick", card=label(w, card, colour), n=round(confidence * 100)))).to_be_visible()
+    expect(button(page, w("seen.reject"))).to_be_visible()
+    assert w("cue.seen", card=label(w, read["card"], read["colour"])) in spoken(page)
+    at = geometry(page, SHEET)
+    assert len(at["boxes"]["sheet"]) == 4 and not outside(at), outside(at)
+    circle, top = at["boxes"]["circle"][0], min(b[1] for b in at["boxes"]["sheet"])
+    assert top > circle[1] + (circle[3] - circle[1]) / 2, (circle, top)   # the sheet covers no more than half of it
+    shot(page, "seen", "en")
+
+    # confirmed in one tap: the camera plays it for Bram, the turn moves on, the sheet closes
+    page.locator("#seen-options button[data-pick='0']").click()
+    closed(table, read, "played")
+    assert last(table, "camera")["line"] == f"play {read['card']} seat=2"
+    expect(sheet).to_be_hidden()
+    heading(page, w("turn.line", who=w("seat.name", n=3)))
+
+    # an alternative picked: its card is the one played
+    read = seen(table, "sim pile 3 colour=blue")
+    page.locator("#seen-options button[data-pick='1']").click()
+    closed(table, read, "played")
+    assert last(table, "camera")["line"] == f"play {read['alternatives'][0]['card']} seat=3"
+    expect(sheet).to_be_hidden()
+    heading(page, w("turn.line", who=w("seat.name", n=1)))
+
+    # Not this card: nothing played, still seat 1's turn
+    read = seen(table, "sim pile 9 colour=green")
+    button(page, w("seen.reject")).click()
+    closed(table, read, "rejected")
+    expect(sheet).to_be_hidden()
+    heading(page, w("turn.line", who=w("seat.name", n=1)))
+
+    # a wild: confirmed, then its colour named with one of the four colour buttons
+    read = seen(table, "sim pile wild")
+    assert read["card"] == "wild", read
+    page.locator("#seen-options button[data-pick='0']").click()
+    expect(page.locator("#seen-options button")).to_have_count(4)
+    expect(button(page, w("seen.colour", colour=w("colour.blue")))).to_be_visible()
+    at = geometry(page, SHEET)
+    assert not outside(at), outside(at)
+    button(page, w("seen.colour", colour=w("colour.blue"))).click()
+    closed(table, read, "played")
+    camera = last(table, "camera")
+    assert camera["line"] == "play wild seat=1" and (camera["colour"], camera["by"]) == ("blue", "tap"), camera
+    expect(sheet).to_be_hidden()
+    heading(page, w("turn.line", who=w("seat.name", n=2)))
+
+
+def test_the_sheet_speaks_dutch(table, phones, token):
+    w = Words("nl")
+    page = phones(key=token, lang="nl")
+    start(table, page, w)
+    read = seen(table, "sim pile 5 colour=yellow")
+    expect(page.locator("#seen-title")).to_have_text(
+        w("seen.title", card=label(w, read["card"], read["colour"]), n=round(read["confidence"] * 100)))
+    expect(button(page, w("seen.reject"))).to_be_visible()
+    shot(page, "seen", "nl")
+    button(page, w("seen.reject")).click()
+    closed(table, read, "rejected")
+    expect(page.locator("#seen")).to_be_hidden()
