@@ -58,6 +58,70 @@ def test_text_goes_out_compressed_to_a_browser_that_accepts_it():
     run_web(body)
 
 
+async def exchange(web, requests: list[str]) -> bytes:
+    """What the server sends back on ONE keep-alive connection for ``requests`` (request heads), read to the end:
+    a browser reuses its connections, so every byte of one reply that is not in its framing spoils the next."""
+    import asyncio
+    reader, writer = await asyncio.open_connection(web.client.server.host, web.client.server.port)
+    host = f"{web.client.server.host}:{web.client.server.port}"
+    for n, head in enumerate(requests):
+        last = "Connection: close\r\n" if n == len(requests) - 1 else ""
+        writer.write(f"{head}\r\nHost: {host}\r\nAccept-Encoding: gzip\r\n{last}\r\n".encode())
+    await writer.drain()
+    data = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    return data
+
+
+def replies(data: bytes, methods: list[str]) -> list[tuple[int, dict[str, str], bytes]]:
+    """The replies in ``data`` as HTTP/1.1 frames them (Content-Length, chunked, or none for a 304 and a HEAD);
+    a reply that does not start where the last one ended fails here, as it fails a browser."""
+    out = []
+    for method in methods:
+        assert data.startswith(b"HTTP/1.1 "), f"a reply starts with {data[:40]!r}"
+        head, data = data.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        headers = {k.lower(): v for k, v in (line.split(": ", 1) for line in lines[1:])}
+        body = b""
+        if method == "HEAD" or status in (204, 304):
+            pass   # no body, whatever the headers say
+        elif headers.get("transfer-encoding") == "chunked":
+            while True:
+                size_line, data = data.split(b"\r\n", 1)
+                size = int(size_line, 16)
+                body, data = body + data[:size], data[size + 2:]
+                if size == 0:
+                    break
+        else:
+            size = int(headers.get("content-length", "0"))
+            body, data = data[:size], data[size:]
+        out.append((status, headers, body))
+    assert data == b"", f"bytes after the last reply: {data[:40]!r}"
+    return out
+
+
+def test_a_reply_without_a_body_sends_none_compressed_or_not():
+    """A reload revalidates every file (Cache-Control: no-cache): the 304s, and any reply to a HEAD, carry no
+    bytes after their headers. aiohttp's compression wrote an empty gzip stream there; the browser read it as
+    the start of its next reply, and a reloaded page never connected (a CI run of the page tests)."""
+    async def body(web):
+        for path in ("/", "/static/app.js", "/static/style.css", "/i18n/en.json", "/manifest.webmanifest"):
+            (status, headers, plain), = replies(await exchange(web, [f"GET {path} HTTP/1.1"]), ["GET"])
+            assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
+            tag, modified = headers.get("etag"), headers.get("last-modified")
+            heads = [f"HEAD {path} HTTP/1.1"]
+            if tag:
+                heads.append(f"GET {path} HTTP/1.1\r\nIf-None-Match: {tag}")
+            if modified:
+                heads.append(f"GET {path} HTTP/1.1\r\nIf-Modified-Since: {modified}")
+            heads.append(f"GET {path} HTTP/1.1")   # and then the file once more, on the same connection
+            got = replies(await exchange(web, heads), [h.split()[0] for h in heads])
+            assert [status for status, _, _ in got] == [200] + [304] * (len(heads) - 2) + [200], (path, got)
+            assert gzip.decompress(got[-1][2]) == gzip.decompress(plain), path
+    run_web(body)
+
+
 def test_the_manifest_makes_a_standalone_portrait_app_with_its_icons():
     async def body(web):
         response, data = await raw(web, "/manifest.webmanifest", encoding=None)

@@ -70,6 +70,16 @@ SECURITY_HEADERS = {
 UNCOMPRESSED = (".png",)   # compressed already: gzip would only cost the Pi time
 
 
+def may_have_a_body(request: web.BaseRequest) -> bool:
+    """Whether the reply to this request can carry a body, as far as compression is concerned. aiohttp writes a
+    compressor's empty stream (20 bytes) after a reply that has no body: a 304 to a revalidation or any reply to a
+    HEAD. The browser reads those bytes as the start of its next reply on that connection, and a reloaded page
+    never loaded its scripts. A conditional or ranged request therefore goes out uncompressed: a 304 then, or in
+    the rare case the file changed, a plain 200."""
+    return request.method == "GET" and not any(
+        name in request.headers for name in ("If-None-Match", "If-Modified-Since", "If-Range", "Range"))
+
+
 def same_origin(origin: str, host: str) -> bool:
     """A browser's Origin header names the page's own host:port (a page elsewhere may not drive the shooter)."""
     parts = urlsplit(origin)
@@ -223,8 +233,9 @@ class WebConsole:
         if not isinstance(response, web.WebSocketResponse):
             response.headers.update(SECURITY_HEADERS)
             if not request.path.endswith(UNCOMPRESSED):
-                response.enable_compression()   # only where the request's Accept-Encoding allows it
                 response.headers["Vary"] = "Accept-Encoding"
+                if may_have_a_body(request):
+                    response.enable_compression()   # only where the request's Accept-Encoding allows it
         return response
 
     async def _index(self, request: web.Request) -> web.FileResponse:
