@@ -44,12 +44,8 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def _snapshot(self) -> Snapshot | None:
         return None if self.game is None else snapshot(self.game, self.phase)
 
-    def _restore(self, data: Snapshot | None) -> None:
-        if data is None:
-            self.game = None
-            self._choose_family()
-            self.machine.set_state("none")
-            return
+    def _restore(self, data: Snapshot) -> None:
+        """Back to an undo level: every level holds a game (``game new`` clears the history), never none."""
         self.game, phase = load_snapshot(data)
         self.machine.set_state(phase)
 
@@ -132,12 +128,13 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         """Whether a played card is played with target=S (its effect aims: AIMED_EFFECTS)."""
         return self._effect(card) in AIMED_EFFECTS
 
-    def _check_target(self, card: str, target: int | None) -> None:
-        """An Extreme Hit needs a target, any other seat still in the game."""
+    def _check_target(self, card: str, target: int | None, typed: object) -> None:
+        """An Extreme Hit needs a target, any other seat still in the game (``card``: the kind of card, ``typed``:
+        the card as the command named it, for the message: "5", not "number")."""
         g = self._game
         aims = self._aims(card)
         if not aims and target is not None:
-            raise BadArgument(f"target= goes only with an extreme-hit, not with {card}.")
+            raise BadArgument(f"target= goes only with an extreme-hit, not with {str(typed).strip()}.")
         if aims and target is None:
             raise BadArgument("An extreme-hit needs target=S, the seat to aim at.")
         if aims and (target == g.current or target in g.out):

@@ -152,7 +152,7 @@ class ExtremeFamily(RulesFamily):
         head = g.head
         if head is not None:
             raise PressesOwed(f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
-        t._check_target(name, aim)
+        t._check_target(name, aim, card)
         return t._run("play", "play_card", card=name, target=aim, last=last,
                       announce=True, finish=t._end_round_if_out)
 
