@@ -75,3 +75,36 @@ def test_a_counting_dealer_asked_for_the_first_card_while_dealing_names_the_seat
     owed = t.status()["owed"]
     assert owed["reason"] == "deal"
     assert refusal(lambda: t.first_card("5"), "presses-owed") == f"Seat {owed['seat']} is still owed cards (deal)."
+
+
+def test_a_command_with_no_game_says_how_to_start_one():
+    t = Table()
+    assert refusal(lambda: t.start_round("5"), "no-game") == "There is no game; start one with game new."
+    assert refusal(lambda: t.play("5"), "no-game") == "There is no game; start one with game new."
+
+
+def test_last_is_a_flag_and_anything_else_is_refused_in_words(elim):
+    assert refusal(lambda: elim.play("5", last="maybe"), "bad-argument") == "last must be true or false."
+
+
+def test_a_saved_play_holds_the_game_before_it_one_level_deep_only():
+    """The last play a game keeps (undo and a catch look back one play): its ``before`` holds no last play of its own, so
+    a state file cannot nest games without end."""
+    import copy
+    import json
+
+    from shooter.errors import StateFileError
+    from shooter.table.state import load_snapshot, snapshot
+    t = Table()
+    t.new_game(3, dealer=1)
+    t.start_round("5")
+    t.play("7")
+    t.play("8")
+    data = json.loads(json.dumps(snapshot(t.game, t.phase)))
+    assert load_snapshot(data)[1] == "play"
+    deeper = copy.deepcopy(data)
+    deeper["extreme"]["last_play"]["before"]["extreme"]["last_play"] = copy.deepcopy(data["extreme"]["last_play"])
+    with pytest.raises(StateFileError) as info:
+        load_snapshot(deeper)
+    assert str(info.value) == ("Saved table state: game.extreme.last_play.before.extreme.last_play must be null "
+                               "or an object with seat and before (one level only).")
