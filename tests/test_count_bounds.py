@@ -70,3 +70,15 @@ def test_a_reported_hand_is_an_undo_level_a_saved_table_keeps(variant):
     assert [entry["command"] for entry in again.history] == [entry["command"] for entry in t.history]
     again.undo()   # the report taken back after the restart, as before it
     assert again.game.reports == {}
+
+
+def test_a_new_game_begun_while_a_shot_is_out_owes_that_shot_nothing():
+    """A shot of the game before is no shot of the new one: its cards are counted to no entry of the new game
+    (they are the old game's), and nothing of the new queue waits behind it."""
+    t = table("classic", players=3)
+    t.press()   # seat 2's draw: the shooter is shooting its card
+    assert t.shooting
+    t.new_game(3, dealer=1, variant="classic")
+    assert not t.shooting
+    t.start_round()
+    assert t.status()["owed"]["reason"] == "deal" and not t.shooting
