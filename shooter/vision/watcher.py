@@ -120,8 +120,10 @@ class PileWatcher:
         view = frame[y:y + h, x:x + w]
         small = _shrunk(view, self.settings.shrink)
         if self._last is None or self._reference is None:
+            # the first view is the reference; a settle asked before it (a new game while the deck was being
+            # learned) is done once the view lies still, not left pending for the next change (the first card)
             self._last, self._reference = small, small
-            self._still_since, self._checked = now, True
+            self._still_since, self._checked = now, not self._primed
             return None
         white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
         moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
