@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..reads import Read
-from .card import SIZE, Features, Quad, features, outline, rectify, still_outline, turned
+from .card import SIZE, Features, Quad, features, outline, rectify, refined, still_outline, turned
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -61,6 +61,7 @@ class Seen:
 
     card: Frame
     quad: Quad
+    exact: bool = True     # the outline lies on the card's own edges (else the change's: the read is unsure)
 
 
 def _shrunk(view: Frame, shrink: int) -> npt.NDArray[np.float32]:
@@ -112,7 +113,7 @@ class PileWatcher:
         seen = self.seen(frame, now)
         if seen is None or self.deck is None:
             return None
-        return classify(self.deck, features(seen.card), seen.quad, self.settings)
+        return classify(self.deck, features(seen.card), seen.quad, self.settings, exact=seen.exact)
 
     def seen(self, frame: Frame, now: float) -> Seen | None:
         """The new card straightened, on the frame in which it settled; else None."""
@@ -137,44 +138,74 @@ class PileWatcher:
         if self._primed:
             self._reference, self._primed = small, False
             return None
-        level = max(self.settings.floor, self.settings.change_level * white)
-        change = (np.abs(small - self._reference).max(axis=2) > level).astype(np.uint8)
-        self._before, self._reference = self._reference, small
-        change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
-        s = self.settings.shrink
-        if quad is None:
-            full = self._whole_top_card(view, np.asarray(change, np.uint8))
-            if full is None:
-                return None
-        else:
-            full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
-        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+        reference, self._before, self._reference = self._reference, self._reference, small
+        found = locate(view, small, reference, white, self.settings)
+        if found is None:
+            return None
+        quad, exact = found
+        return Seen(rectify(view, quad), quad + np.asarray([x, y], np.float32), exact)
 
-    def _whole_top_card(self, view: Frame, change: npt.NDArray[np.uint8]) -> Quad | None:
-        """The top card found as a still would be, when the change is no card's shape: a card put squarely on one
-        of its colour changes only its symbol and a sliver of border. It counts only when the change lies
-        inside that card (a hand at rest, partly over the pile, does not)."""
-        if change.sum() < self.settings.min_card_share * change.size * 0.1:
-            return None
-        quad = still_outline(view, self.settings.min_card_share * view.shape[0] * view.shape[1])
-        if quad is None:
-            return None
-        inside = np.zeros(change.shape, np.uint8)
-        cv2.fillConvexPoly(inside, np.round((quad + 0.5) / self.settings.shrink - 0.5).astype(np.int32), 1)
-        return quad if (change & inside).sum() >= 0.9 * change.sum() else None
+
+def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[np.float32], white: float,
+           settings: WatchSettings = WatchSettings()) -> tuple[Quad, bool] | None:
+    """The corners (in ``view``'s pixels) of the new card that changed ``reference`` (the shrunk view after
+    the last card) into ``small`` (the shrunk view now), and whether they lie on the card's own edges (else
+    they are the change's, which may be off: the read is then unsure); None when the change is no card."""
+    level = max(settings.floor, settings.change_level * white)
+    change = (np.abs(small - reference).max(axis=2) > level).astype(np.uint8)
+    change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    coarse = outline(np.asarray(change * 255, np.uint8), settings.min_card_share * change.size)
+    if coarse is not None:
+        quad = np.asarray((coarse + 0.5) * settings.shrink - 0.5, np.float32)
+        fitted = refined(view, quad)
+        if fitted is not None:
+            return fitted, True
+    # no card's shape, or not the card's own edges (a card put on one of its colour changes little of the
+    # view): the one whole card on top, found by its white border as in a still, if the change lies on it
+    whole = _whole_top_card(view, np.asarray(change, np.uint8), settings)
+    if whole is not None:
+        fitted = refined(view, whole)
+        if fitted is not None:
+            return fitted, True
+    if coarse is not None:
+        return quad, False
+    return (whole, False) if whole is not None else None
+
+
+def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
+    """The top card found as a still would be (:func:`~shooter.vision.card.still_outline`): it counts only
+    when the change lies inside that card (a hand at rest, partly over the pile, does not)."""
+    if change.sum() < settings.min_card_share * change.size * 0.1:
+        return None
+    quad = still_outline(view, settings.min_card_share * view.shape[0] * view.shape[1])
+    if quad is None:
+        return None
+    inside = np.zeros(change.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round((quad + 0.5) / settings.shrink - 0.5).astype(np.int32), 1)
+    return quad if (change & inside).sum() >= 0.9 * change.sum() else None
+
+
+CHROMA_FULL = 0.12   # an ink this far from grey (its ratio to the white, less its mean) is surely coloured
+
+
+def hue_point(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
+    """Where an ink lies on the disk of hues: its direction from grey (the hue), its distance from the middle
+    how surely it is coloured (1 from :data:`CHROMA_FULL` on; a wild's black near 0). The same whatever the
+    light's level and a glare's wash: an ink seen as ``a * ink + b`` (a shadow scales it, a glare adds white)
+    lies in the same direction."""
+    v = np.asarray(bgr, np.float64)
+    c = v - v.mean()
+    xy = np.array([(c[2] - c[1]) / np.sqrt(2.0), (2 * c[0] - c[1] - c[2]) / np.sqrt(6.0)])
+    r = float(np.linalg.norm(xy))
+    return xy / r * min(1.0, r / CHROMA_FULL) if r > 1e-9 else xy
 
 
 def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
     """Every learned ink by distance: (side, colour or BLACK, distance), nearest first. Inks are compared by
-    their shares of each primary (their hue and saturation, whatever the light's level), a wild's black by its
-    level alone."""
-    def where(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
-        v = np.asarray(bgr, np.float64)
-        return np.append(v / max(float(v.sum()), 1e-6), min(1.0, float(v.max())))
-    at = where(ink)
-    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - where(ref))))
+    their place on the disk of hues (:func:`hue_point`): their hue, and a wild's black by being near grey."""
+    at = hue_point(ink)
+    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - hue_point(ref))))
              for side, inks in deck.inks.items() for colour, ref in inks.items()]
     return sorted(found, key=lambda f: f[2])
 
@@ -194,19 +225,30 @@ def _aligned(symbol: npt.NDArray[np.float32], face: Face) -> npt.NDArray[np.floa
     return window
 
 
+def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """``v`` flattened, less its mean, of length 1 (a correlation is then a dot product)."""
+    a = v.astype(np.float64).ravel()
+    a = a - a.mean()
+    return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
+
+
 def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
-    """Each face's match: the correlation of the aligned symbol with the face's, both less the mean of the
-    deck's learned symbols (what every symbol shares, a blot in the middle, counts for none)."""
-    mean = np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0)
+    """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
+    the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
+    away as a direction, so that a faint symbol and a bold one are compared alike)."""
+    mean = _unit(np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0))
+
+    def shorn(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        a = _unit(v)
+        a = a - (a @ mean) * mean
+        return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
     out = []
     for face in faces:
         window = _aligned(symbol, face)
         if window is None:
             out.append((0.0, face))
             continue
-        a, b = (window - mean).ravel(), (face.symbol[4:-4, 4:-4] - mean).ravel()
-        a, b = a - a.mean(), b - b.mean()
-        out.append((float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9)), face))
+        out.append((float(shorn(window) @ shorn(face.symbol[4:-4, 4:-4])), face))
     return sorted(out, key=lambda sf: -sf[0])
 
 
@@ -215,8 +257,10 @@ def _half_at(value: float, half: float) -> float:
     return float(np.clip(value / (2 * half), 0.0, 1.0))
 
 
-def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSettings = WatchSettings()) -> Read:
-    """The card ``seen`` is, by the deck's learned inks and symbols."""
+def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSettings = WatchSettings(), *,
+             exact: bool = True) -> Read:
+    """The card ``seen`` is, by the deck's learned inks and symbols; unsure whatever they say when its outline
+    was not found on its own edges (``exact`` False: what was straightened may be partly another card)."""
     inks = _ink(deck, seen.ink)
     if not inks or not deck.faces:
         return Read("?", None, None, 0.0, unsure=True, quad=quad)
@@ -230,7 +274,7 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     s1, best = fits[0]
     s2 = next((s for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), 0.0)
     symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(s1 - s2, settings.symbol_gap))
-    confidence = min(symbol_conf, ink_conf)
+    confidence = min(symbol_conf, ink_conf, 1.0 if exact else settings.sure * 0.98)
     shown = None if wild else colour
     others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in fits[1:3]]
     second = next((c for _, c, _ in inks[1:] if c != colour), None)
@@ -249,7 +293,9 @@ def read_still(deck: Deck, photo: Frame, region: Region | None = None,
     quad = still_outline(view, settings.min_card_share * w * h * 0.25)
     if quad is None:
         return None
-    card = rectify(view, quad)
+    fitted = refined(view, quad)
+    card = rectify(view, quad if fitted is None else fitted)
     if card.shape[:2] != (SIZE[1], SIZE[0]):  # pragma: no cover - rectify's size is fixed
         return None
-    return classify(deck, features(card), quad + np.asarray([x, y], np.float32), settings)
+    return classify(deck, features(card), (quad if fitted is None else fitted) + np.asarray([x, y], np.float32),
+                    settings, exact=fitted is not None)
