@@ -67,7 +67,7 @@ def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
     qarea = cv2.contourArea(quad)
     if qarea <= 0 or not 0.9 <= area / qarea <= 1.1 or cv2.contourArea(blob) / qarea < FILL:
         return None
-    quad = _ordered(quad)
+    quad = ordered(quad)
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1e-6)
     if not ASPECT[0] <= ratio <= ASPECT[1]:
@@ -116,7 +116,7 @@ def _straightened(quad: Quad, hull: npt.NDArray[np.float32]) -> Quad | None:
     return np.asarray(corners, np.float32)
 
 
-def _ordered(quad: Quad) -> Quad:
+def ordered(quad: Quad) -> Quad:
     """Corners in the order top left, top right, bottom right, bottom left of a card standing upright: a short
     side first, going round the way that does not mirror the card."""
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)

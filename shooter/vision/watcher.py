@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..reads import Read
-from .card import SIZE, Features, Quad, features, outline, rectify, refined, still_outline, turned
+from .card import ASPECT, SIZE, Features, Quad, features, ordered, outline, rectify, refined, still_outline, turned
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -51,7 +51,9 @@ class WatchSettings:
     min_card_share: float = 0.02     # a card covers at least this share of the region
     sure: float = 0.5                # reads below this confidence are unsure
     symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
-    symbol_gap: float = 0.06         # its lead over the next face that is half sure
+    symbol_gap: float = 0.2          # its lead over the next face (a share of the most it could be) half sure
+    apart_floor: float = 0.1         # ... the most counted no less than this (a lead of noise is no lead)
+    apart_cap: float = 0.3           # ... and no more (faces unlike each other: a lead of 0.06 is half sure)
     ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
 
 
@@ -156,21 +158,30 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
     change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     coarse = outline(np.asarray(change * 255, np.uint8), settings.min_card_share * change.size)
-    if coarse is not None:
-        quad = np.asarray((coarse + 0.5) * settings.shrink - 0.5, np.float32)
-        fitted = refined(view, quad)
+    quad = None if coarse is None else np.asarray((coarse + 0.5) * settings.shrink - 0.5, np.float32)
+    # not the card's own edges, or no card's shape (a card put on one of its colour, a black one on a black one,
+    # changes only some of the view): the rectangle round the change (it all lies on the new card), then the
+    # one whole card on top found by its white border as in a still (if the change lies on it); each counts
+    # only once moved onto a card's edges
+    for guess in (lambda: quad, lambda: _round_change(change, settings),
+                  lambda: _whole_top_card(view, np.asarray(change, np.uint8), settings)):
+        start = guess()
+        fitted = None if start is None else refined(view, start)
         if fitted is not None:
             return fitted, True
-    # no card's shape, or not the card's own edges (a card put on one of its colour changes little of the
-    # view): the one whole card on top, found by its white border as in a still, if the change lies on it
-    whole = _whole_top_card(view, np.asarray(change, np.uint8), settings)
-    if whole is not None:
-        fitted = refined(view, whole)
-        if fitted is not None:
-            return fitted, True
-    if coarse is not None:
-        return quad, False
-    return (whole, False) if whole is not None else None
+    return None if quad is None else (quad, False)
+
+
+def _round_change(change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
+    """The smallest rectangle round the change (in the view's pixels), if it has a card's size and proportions."""
+    points = cv2.findNonZero(change)
+    if points is None or len(points) < settings.min_card_share * change.size * 0.1:
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    if w * h < settings.min_card_share * change.size or not ASPECT[0] <= max(w, h) / max(min(w, h), 1.0) <= ASPECT[1]:
+        return None
+    box = cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle))
+    return ordered(np.asarray((box + 0.5) * settings.shrink - 0.5, np.float32))
 
 
 def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
@@ -232,24 +243,37 @@ def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
 
 
+def _mean_symbol(deck: Deck) -> npt.NDArray[np.float64]:
+    return _unit(np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0))
+
+
+def _shorn(v: npt.NDArray[np.float32], mean: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``v`` as a unit vector without its part along the deck's mean symbol."""
+    a = _unit(v)
+    a = a - (a @ mean) * mean
+    return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
+
+
 def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
     """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
     away as a direction, so that a faint symbol and a bold one are compared alike)."""
-    mean = _unit(np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0))
-
-    def shorn(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-        a = _unit(v)
-        a = a - (a @ mean) * mean
-        return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
+    mean = _mean_symbol(deck)
     out = []
     for face in faces:
         window = _aligned(symbol, face)
         if window is None:
             out.append((0.0, face))
             continue
-        out.append((float(shorn(window) @ shorn(face.symbol[4:-4, 4:-4])), face))
+        out.append((float(_shorn(window, mean) @ _shorn(face.symbol[4:-4, 4:-4], mean)), face))
     return sorted(out, key=lambda sf: -sf[0])
+
+
+def _apart(deck: Deck, one: Face, other: Face) -> float:
+    """How unlike two faces' learned symbols are (1 less their correlation, as :func:`_scores` takes it): the
+    most a match can lead the other face by."""
+    mean = _mean_symbol(deck)
+    return 1.0 - float(_shorn(one.symbol[4:-4, 4:-4], mean) @ _shorn(other.symbol[4:-4, 4:-4], mean))
 
 
 def _half_at(value: float, half: float) -> float:
@@ -272,8 +296,12 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     if not fits:
         return Read("?", None, side, 0.0, unsure=True, quad=quad)
     s1, best = fits[0]
-    s2 = next((s for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), 0.0)
-    symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(s1 - s2, settings.symbol_gap))
+    s2, next_face = next(((s, f) for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), (0.0, None))
+    # the lead as a share of the most it could be: two faces alike (a 0 and an 8) lead each other by little
+    # however clearly one is seen
+    apart = _apart(deck, best, next_face) if next_face is not None else 1.0
+    lead = (s1 - s2) / float(np.clip(apart, settings.apart_floor, settings.apart_cap))
+    symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(lead, settings.symbol_gap))
     confidence = min(symbol_conf, ink_conf, 1.0 if exact else settings.sure * 0.98)
     shown = None if wild else colour
     others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in fits[1:3]]
