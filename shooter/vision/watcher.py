@@ -163,9 +163,10 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
     # changes only some of the view): the rectangle round the change (it all lies on the new card), then the
     # one whole card on top found by its white border as in a still (if the change lies on it); each counts
     # only once moved onto a card's edges
-    for guess in (lambda: quad, lambda: _round_change(change, settings),
-                  lambda: _whole_top_card(view, np.asarray(change, np.uint8), settings)):
-        start = guess()
+    mask = np.asarray(change, np.uint8)
+    for guess in range(3):
+        start = quad if guess == 0 else _round_change(mask, settings) if guess == 1 else \
+            _whole_top_card(view, mask, settings)
         fitted = None if start is None else refined(view, start)
         if fitted is not None:
             return fitted, True
