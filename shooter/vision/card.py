@@ -20,6 +20,7 @@ import numpy.typing as npt
 SIZE = (80, 124)                     # the straightened card, w x h pixels (an Uno card is 56 x 87 mm)
 # the middle of the card where the large symbol is printed (the corner marks are outside it): x0, x1, y0, y1
 SYMBOL = (15, 65, 31, 93)
+SYMBOL_BLUR = 0.8                    # the symbol's map is blurred this much (pixels), so that noise is not matched
 EDGE = 5                             # the white border, pixels of the straightened card
 # the corner marks (the small symbol, top left and turned over bottom right), x0, x1, y0, y1 with a pixel to spare
 MARKS = ((5, 24, 5, 29), (56, 75, 95, 119))
@@ -205,7 +206,7 @@ def features(card: Image) -> Features:
     # then blurred to one sharpness whatever the camera's focus and distance
     middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
     strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
-    symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), 1.5).astype(np.float32)
+    symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR).astype(np.float32)
     # the field's ink: the field clear of its edge, the symbol and the corner marks (the median: a speck of
     # glare or of the table is outvoted)
     field = np.zeros((h, w), bool)

@@ -222,10 +222,10 @@ def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, 
     return sorted(found, key=lambda f: f[2])
 
 
-def _aligned(symbol: npt.NDArray[np.float32], face: Face) -> npt.NDArray[np.float32] | None:
-    """The part of ``symbol`` (either end up) that best lines up with the face's learned symbol, or None when
+def _aligned(symbol: npt.NDArray[np.float32], learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
+    """The part of ``symbol`` (either end up) that best lines up with a face's learned symbol, or None when
     the face learned no symbol."""
-    t = face.symbol[4:-4, 4:-4]
+    t = learned[4:-4, 4:-4]
     if float(t.std()) < 1e-3:
         return None
     best, window = -2.0, t
@@ -255,18 +255,28 @@ def _shorn(v: npt.NDArray[np.float32], mean: npt.NDArray[np.float64]) -> npt.NDA
     return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
 
 
+BLURS = (0.0, 1.0, 1.7)   # a learned symbol is also matched this much blurred (pixels): the read may be blurrier
+
+
+def _blurred(v: npt.NDArray[np.float32], sigma: float) -> npt.NDArray[np.float32]:
+    return v if sigma <= 0 else np.asarray(cv2.GaussianBlur(v, (0, 0), sigma), np.float32)
+
+
 def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
     """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
-    away as a direction, so that a faint symbol and a bold one are compared alike)."""
-    mean = _mean_symbol(deck)
+    away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
+    symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
     out = []
+    means = {b: _unit(np.mean([_blurred(f.symbol, b)[4:-4, 4:-4] for f in deck.faces], axis=0)) for b in BLURS}
     for face in faces:
-        window = _aligned(symbol, face)
-        if window is None:
-            out.append((0.0, face))
-            continue
-        out.append((float(_shorn(window, mean) @ _shorn(face.symbol[4:-4, 4:-4], mean)), face))
+        best = 0.0
+        for b in BLURS:
+            learned = _blurred(face.symbol, b)
+            window = _aligned(symbol, learned)
+            if window is not None:
+                best = max(best, float(_shorn(window, means[b]) @ _shorn(learned[4:-4, 4:-4], means[b])))
+        out.append((best, face))
     return sorted(out, key=lambda sf: -sf[0])
 
 
