@@ -14,7 +14,7 @@ cv2 = pytest.importorskip("cv2", reason="the vision extra is not installed (pip 
 
 from shooter.editions import lookup  # noqa: E402
 from shooter.pile_camera import learned_from_renders  # noqa: E402
-from shooter.vision import PileWatcher, faces_of  # noqa: E402
+from shooter.vision import Features, PileWatcher, classify, faces_of  # noqa: E402
 from shooter.vision.synthetic import physical  # noqa: E402
 from sim.camera import HELD_OUT, SimCamera  # noqa: E402
 
@@ -60,9 +60,9 @@ def overlap_share(a, b) -> float:
 
 @pytest.mark.parametrize("record", EDITIONS, ids=lambda r: r.key)
 def test_a_lone_card_on_a_bare_table_is_read_once_for_every_seed(deck, record):
-    # the extreme deck reads every edition's cards here: what is asserted is that the card is found (a read,
-    # straightened from where the card lies), not what the read says (tests/test_vision.py, the bench)
-    missed = []
+    # the extreme deck reads every edition's cards here: what is asserted is that the card is found (one read,
+    # straightened from where the card lies), and for Uno Extreme's own cards that the read is never wrong
+    missed, wrong = [], []
     for seed in SEEDS:
         reads, corners, card = lone_card(deck, record, seed, settle_first=seed % 2 == 0)
         if len(reads) != 1:
@@ -73,15 +73,19 @@ def test_a_lone_card_on_a_bare_table_is_read_once_for_every_seed(deck, record):
         overlap = overlap_share(quad, corners)
         if overlap < 0.9:
             missed.append((seed, card, f"found where {overlap:.0%} of it lies"))
-    assert missed == []
+        if record is EDITIONS[0] and not reads[0].unsure and (reads[0].card, reads[0].colour) != card:
+            wrong.append((seed, card, reads[0].describe()))
+    assert missed == [] and wrong == []
 
 
-def test_a_lone_card_on_a_bare_table_is_read_right_or_unsure(deck):
-    record = EDITIONS[0]
-    wrong = []
-    for seed in SEEDS:
-        reads, _, card = lone_card(deck, record, seed, settle_first=True)
-        [read] = reads
-        if not read.unsure and (read.card, read.colour) != card:
-            wrong.append((seed, card, read.describe()))
-    assert wrong == []
+def test_an_ink_under_a_shadow_or_a_glare_is_read_as_its_colour(deck):
+    # a shadow scales the ink (as a share of the white), a glare adds white to it: its hue stays. Each learned
+    # ink, scaled and washed out, is still nearest its own colour, surely
+    symbol = next(f for f in deck.faces if f.name == "7").symbol
+    for colour, ink in deck.inks[""].items():
+        if colour == "":
+            continue
+        for scale, wash in ((0.6, 0.0), (0.45, 0.5), (0.8, 0.3), (0.35, 0.6)):
+            seen = tuple(scale * v + wash for v in ink)
+            read = classify(deck, Features(seen, symbol), None)   # type: ignore[arg-type]
+            assert (read.card, read.colour, read.unsure) == ("7", colour, False), (colour, scale, wash, read)
