@@ -54,7 +54,7 @@ def test_the_held_out_set_is_read_with_no_sure_mistake(deck):
     tally = held_out(EXTREME, deck, seed=2024, cards=40, timing=Timing())
     assert tally.cards == 40
     assert tally.wrong == 0, tally.mistakes
-    assert tally.correct >= 33, tally.figures()   # 82 %; the bench measures the real share on 1,000 cards
+    assert tally.correct >= 38, tally.figures()   # 95 %; the bench measures the real share on 1,000 cards
 
 
 def test_a_read_is_made_once_per_card_when_it_settled_not_while_a_hand_is_over_it(deck):

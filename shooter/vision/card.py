@@ -20,7 +20,10 @@ import numpy.typing as npt
 SIZE = (80, 124)                     # the straightened card, w x h pixels (an Uno card is 56 x 87 mm)
 # the middle of the card where the large symbol is printed (the corner marks are outside it): x0, x1, y0, y1
 SYMBOL = (15, 65, 31, 93)
+SYMBOL_BLUR = 0.8                    # the symbol's map is blurred this much (pixels), so that noise is not matched
 EDGE = 5                             # the white border, pixels of the straightened card
+# the corner marks (the small symbol, top left and turned over bottom right), x0, x1, y0, y1 with a pixel to spare
+MARKS = ((5, 24, 5, 29), (56, 75, 95, 119))
 ASPECT = (1.2, 2.0)                  # long over short side of an outline that may be a card (perspective)
 FILL = 0.6                           # the mask must fill this much of the outline's quadrilateral (its hull 90 %)
 
@@ -65,7 +68,7 @@ def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
     qarea = cv2.contourArea(quad)
     if qarea <= 0 or not 0.9 <= area / qarea <= 1.1 or cv2.contourArea(blob) / qarea < FILL:
         return None
-    quad = _ordered(quad)
+    quad = ordered(quad)
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     ratio = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1e-6)
     if not ASPECT[0] <= ratio <= ASPECT[1]:
@@ -114,7 +117,7 @@ def _straightened(quad: Quad, hull: npt.NDArray[np.float32]) -> Quad | None:
     return np.asarray(corners, np.float32)
 
 
-def _ordered(quad: Quad) -> Quad:
+def ordered(quad: Quad) -> Quad:
     """Corners in the order top left, top right, bottom right, bottom left of a card standing upright: a short
     side first, going round the way that does not mirror the card."""
     sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
@@ -180,15 +183,22 @@ def rectify(frame: Image, quad: Quad) -> Image:
 def features(card: Image) -> Features:
     """The card's ink and symbol, measured against its own board's white."""
     img = card.astype(np.float32)
-    e = EDGE
-    # the board's white, from the whitest pixels inside the outline (the border, the symbol, the corner marks):
-    # an outline a pixel or two off takes the table into a ring of border, never into the printed white
+    h, w = img.shape[:2]
+    # the board's white: the border's ring (its printed white, the outline is refined onto the card's edges),
+    # its brighter part (a shadow or a glare across the card); from the whitest pixels inside the outline when
+    # the ring is not white (an outline that took in the table)
+    ring = np.zeros((h, w), bool)
+    ring[1:4, :] = ring[-4:-1, :] = ring[:, 1:4] = ring[:, -4:-1] = True
+    ring[:8, :8] = ring[:8, -8:] = ring[-8:, :8] = ring[-8:, -8:] = False   # the rounded corners
+    white = np.percentile(img[ring], 80, axis=0)
     inner = img[3:-3, 3:-3].reshape(-1, 3)
     top, low = inner.max(axis=1), inner.min(axis=1)
-    neutral = inner[(low > 0.5 * top) & (top > 0.5 * np.percentile(top, 99))]   # not a wild's black
-    pool = neutral if len(neutral) > 200 else inner
-    bright = pool.max(axis=1)
-    white = np.maximum(np.median(pool[bright >= np.percentile(bright, 70)], axis=0), 12.0)
+    if white.min() < 0.6 * float(np.percentile(top, 99)):
+        neutral = inner[(low > 0.5 * top) & (top > 0.5 * np.percentile(top, 99))]   # not a wild's black
+        pool = neutral if len(neutral) > 200 else inner
+        bright = pool.max(axis=1)
+        white = np.median(pool[bright >= np.percentile(bright, 70)], axis=0)
+    white = np.maximum(white, 12.0)
     ratio = img / white
     least = ratio.min(axis=2)
     x0, x1, y0, y1 = SYMBOL
@@ -196,16 +206,124 @@ def features(card: Image) -> Features:
     # then blurred to one sharpness whatever the camera's focus and distance
     middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
     strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
-    symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), 1.5).astype(np.float32)
-    field = np.ones(least.shape, bool)
-    field[:e + 2, :] = field[-e - 2:, :] = field[:, :e + 2] = field[:, -e - 2:] = False
+    symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR).astype(np.float32)
+    # the field's ink: the field clear of its edge, the symbol and the corner marks (the median: a speck of
+    # glare or of the table is outvoted)
+    field = np.zeros((h, w), bool)
+    field[EDGE + 2:h - EDGE - 2, EDGE + 2:w - EDGE - 2] = True
     field[y0:y1, x0:x1] = False
-    field &= least < 0.55
-    inks = ratio[field] if field.sum() > 50 else ratio[e + 2:-e - 2, e + 2:-e - 2].reshape(-1, 3)
-    ink = np.median(inks, axis=0)
+    for mx0, mx1, my0, my1 in MARKS:
+        field[my0:my1, mx0:mx1] = False
+    ink = np.median(ratio[field], axis=0)
     return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol)
 
 
 def turned(symbol: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """The symbol map of the card turned end over end (the pile does not know which end is up)."""
     return np.ascontiguousarray(symbol[::-1, ::-1])
+
+
+# the outline refined on the field's edge: the straightened card at REFINE times SIZE with MARGIN pixels (of SIZE)
+# round it; each side's field edge is looked for this far (pixels of SIZE) either side of where the outline puts it
+REFINE, MARGIN, REACH = 2, 10, 8.0
+
+
+def _card_to_field() -> npt.NDArray[np.float64]:
+    """The homography from a card's outline corners (SIZE's pixels) to its field's (the border taken off)."""
+    cw, ch = SIZE
+    border = (EDGE, EDGE * ch / cw * 56.0 / 87.0)
+    field = np.array([[border[0], border[1]], [cw - 1 - border[0], border[1]], [cw - 1 - border[0], ch - 1 - border[1]],
+                      [border[0], ch - 1 - border[1]]], np.float32)
+    card = np.array([[0, 0], [cw - 1, 0], [cw - 1, ch - 1], [0, ch - 1]], np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(card, field), np.float64)
+
+
+def refined(frame: Image, quad: Quad) -> Quad | None:
+    """``quad`` (a card's outline in ``frame``, some pixels off: the change it made takes in its thin shadow, an
+    outline from a shrunk view is coarse, a card on one of its colour changes little) moved onto the card's own
+    edges (:func:`_edges`), again from where that put it until it stays put; None when the card's edges are not
+    found (no white border round a field there: no card, or not all of it)."""
+    scale = _px_per_size(quad)
+    start = quad
+    for _ in range(4):
+        moved = _edges(frame, quad)
+        if moved is None:
+            return None
+        step = float(np.abs(moved - quad).max())
+        quad = moved
+        if step < 0.2 * scale:
+            break
+    if float(np.abs(quad - start).max()) > 3 * REACH * scale:
+        return None
+    area, was = cv2.contourArea(quad), cv2.contourArea(start)
+    return quad if 0.6 * was < area < 1.6 * was else None
+
+
+def _edges(frame: Image, quad: Quad) -> Quad | None:
+    """One step of :func:`refined`: the edge between the white border and the field (always there, whatever lies
+    under the card: white under white hides the card's outer edge) found along each side of the straightened
+    card, a line fitted to each, the card's outline the field's grown by the border; None when a side's edge is
+    not found along most of it."""
+    cw, ch = SIZE
+    s, m = REFINE, MARGIN
+    target = np.array([[m, m], [cw - 1 + m, m], [cw - 1 + m, ch - 1 + m], [m, ch - 1 + m]], np.float32) * s
+    to_warp = cv2.getPerspectiveTransform(quad, target)
+    size = ((cw + 2 * m) * s, (ch + 2 * m) * s)
+    warped = cv2.warpPerspective(frame, to_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    least = cv2.GaussianBlur(warped.min(axis=2).astype(np.float32), (0, 0), 0.7)
+    fx, fy = EDGE, EDGE * ch / cw * 56.0 / 87.0            # where the field's edge lies, pixels of SIZE
+    steps = np.arange(-REACH, REACH + 0.01, 1.0 / s)
+    lines = []
+    # the sides: (across: 1 for a profile down a column, 0 along a row; where the edge is expected; which way
+    # is inward; the stretch of the side looked at, clear of the corners and of the corner marks)
+    for across, at, inward, lo, hi in ((1, fy, 1, 0.3, 0.88), (0, cw - 1 - fx, -1, 0.12, 0.74),
+                                       (1, ch - 1 - fy, -1, 0.12, 0.7), (0, fx, 1, 0.26, 0.88)):
+        length = cw if across == 1 else ch
+        found = []
+        for u in np.linspace(lo * length, hi * length, 14):
+            pos = np.round((at + inward * steps + m) * s).astype(int)   # along the profile, outside in
+            at_u = round(float(u + m) * s)
+            prof = least[pos, at_u] if across == 1 else least[at_u, pos]
+            # the border's white (the brightest of the profile), then inward the first fall below halfway to
+            # the field's ink: the edge, however blurred (a blurred step crosses its halfway at the step)
+            k = int(np.argmax(prof))
+            ink = float(prof[k:].min())
+            half = (float(prof[k]) + ink) / 2
+            below = np.nonzero(prof[k:] < half)[0]
+            if prof[k] - ink < 12.0 or len(below) == 0:
+                continue
+            j = k + int(below[0])
+            frac = (float(prof[j - 1]) - half) / max(float(prof[j - 1] - prof[j]), 1e-6)
+            found.append((u, at + inward * (steps[j - 1] + frac / s)))
+        if len(found) < 7:
+            return None
+        pts = np.asarray(found, np.float64)
+        for _ in range(2):                                   # a line, then without its outliers
+            slope, icpt = np.polyfit(pts[:, 0], pts[:, 1], 1)
+            off = np.abs(pts[:, 1] - (slope * pts[:, 0] + icpt))
+            keep = off <= max(0.75, 2.5 * float(np.median(off)))
+            if keep.sum() < 7:
+                return None
+            pts = pts[keep]
+        slope, icpt = np.polyfit(pts[:, 0], pts[:, 1], 1)
+        if abs(slope) > 0.35:
+            return None
+        lines.append((float(slope), float(icpt)))
+    # the field's corners where the sides meet (SIZE's pixels), then back into the frame through the outline
+    (a0, b0), (a1, b1), (a2, b2), (a3, b3) = lines   # top: y = a0 x + b0; right: x = a1 y + b1; bottom; left
+
+    def meet(ay: float, by: float, ax: float, bx: float) -> tuple[float, float]:
+        # y = ay x + by and x = ax y + bx
+        y = (ay * bx + by) / (1 - ay * ax)
+        return ax * y + bx, y
+    field = np.array([meet(a0, b0, a3, b3), meet(a0, b0, a1, b1), meet(a2, b2, a1, b1), meet(a2, b2, a3, b3)],
+                     np.float64)
+    card = cv2.perspectiveTransform(field[None], np.linalg.inv(_card_to_field()))[0]
+    out = cv2.perspectiveTransform(((card + m) * s)[None], np.linalg.inv(to_warp))[0]
+    return np.ascontiguousarray(out, np.float32)
+
+
+def _px_per_size(quad: Quad) -> float:
+    """The frame's pixels per pixel of SIZE along the card's long side."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float((sides[1] + sides[3]) / 2 / SIZE[1])

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..reads import Read
-from .card import SIZE, Features, Quad, features, outline, rectify, still_outline, turned
+from .card import ASPECT, SIZE, Features, Quad, features, ordered, outline, rectify, refined, still_outline, turned
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -51,7 +51,9 @@ class WatchSettings:
     min_card_share: float = 0.02     # a card covers at least this share of the region
     sure: float = 0.5                # reads below this confidence are unsure
     symbol_sure: float = 0.3         # the symbol's match (mean-less correlation) that is half sure
-    symbol_gap: float = 0.06         # its lead over the next face that is half sure
+    symbol_gap: float = 0.2          # its lead over the next face (a share of the most it could be) half sure
+    apart_floor: float = 0.1         # ... the most counted no less than this (a lead of noise is no lead)
+    apart_cap: float = 0.3           # ... and no more (faces unlike each other: a lead of 0.06 is half sure)
     ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
 
 
@@ -61,6 +63,7 @@ class Seen:
 
     card: Frame
     quad: Quad
+    exact: bool = True     # the outline lies on the card's own edges (else the change's: the read is unsure)
 
 
 def _shrunk(view: Frame, shrink: int) -> npt.NDArray[np.float32]:
@@ -112,7 +115,7 @@ class PileWatcher:
         seen = self.seen(frame, now)
         if seen is None or self.deck is None:
             return None
-        return classify(self.deck, features(seen.card), seen.quad, self.settings)
+        return classify(self.deck, features(seen.card), seen.quad, self.settings, exact=seen.exact)
 
     def seen(self, frame: Frame, now: float) -> Seen | None:
         """The new card straightened, on the frame in which it settled; else None."""
@@ -120,8 +123,10 @@ class PileWatcher:
         view = frame[y:y + h, x:x + w]
         small = _shrunk(view, self.settings.shrink)
         if self._last is None or self._reference is None:
+            # the first view is the reference; a settle asked before it (a new game while the deck was being
+            # learned) is done once the view lies still, not left pending for the next change (the first card)
             self._last, self._reference = small, small
-            self._still_since, self._checked = now, True
+            self._still_since, self._checked = now, not self._primed
             return None
         white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
         moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
@@ -135,52 +140,92 @@ class PileWatcher:
         if self._primed:
             self._reference, self._primed = small, False
             return None
-        level = max(self.settings.floor, self.settings.change_level * white)
-        change = (np.abs(small - self._reference).max(axis=2) > level).astype(np.uint8)
-        self._before, self._reference = self._reference, small
-        change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        quad = outline(np.asarray(change * 255, np.uint8), self.settings.min_card_share * change.size)
-        s = self.settings.shrink
-        if quad is None:
-            full = self._whole_top_card(view, np.asarray(change, np.uint8))
-            if full is None:
-                return None
-        else:
-            full = np.asarray((quad + 0.5) * s - 0.5, np.float32)
-        return Seen(rectify(view, full), full + np.asarray([x, y], np.float32))
+        reference, self._before, self._reference = self._reference, self._reference, small
+        found = locate(view, small, reference, white, self.settings)
+        if found is None:
+            return None
+        quad, exact = found
+        return Seen(rectify(view, quad), quad + np.asarray([x, y], np.float32), exact)
 
-    def _whole_top_card(self, view: Frame, change: npt.NDArray[np.uint8]) -> Quad | None:
-        """The top card found as a still would be, when the change is no card's shape: a card put squarely on one
-        of its colour changes only its symbol and a sliver of border. It counts only when the change lies
-        inside that card (a hand at rest, partly over the pile, does not)."""
-        if change.sum() < self.settings.min_card_share * change.size * 0.1:
-            return None
-        quad = still_outline(view, self.settings.min_card_share * view.shape[0] * view.shape[1])
-        if quad is None:
-            return None
-        inside = np.zeros(change.shape, np.uint8)
-        cv2.fillConvexPoly(inside, np.round((quad + 0.5) / self.settings.shrink - 0.5).astype(np.int32), 1)
-        return quad if (change & inside).sum() >= 0.9 * change.sum() else None
+
+def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[np.float32], white: float,
+           settings: WatchSettings = WatchSettings()) -> tuple[Quad, bool] | None:
+    """The corners (in ``view``'s pixels) of the new card that changed ``reference`` (the shrunk view after
+    the last card) into ``small`` (the shrunk view now), and whether they lie on the card's own edges (else
+    they are the change's, which may be off: the read is then unsure); None when the change is no card."""
+    level = max(settings.floor, settings.change_level * white)
+    change = (np.abs(small - reference).max(axis=2) > level).astype(np.uint8)
+    change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    coarse = outline(np.asarray(change * 255, np.uint8), settings.min_card_share * change.size)
+    quad = None if coarse is None else np.asarray((coarse + 0.5) * settings.shrink - 0.5, np.float32)
+    # not the card's own edges, or no card's shape (a card put on one of its colour, a black one on a black one,
+    # changes only some of the view): the rectangle round the change (it all lies on the new card), then the
+    # one whole card on top found by its white border as in a still (if the change lies on it); each counts
+    # only once moved onto a card's edges
+    mask = np.asarray(change, np.uint8)
+    for guess in range(3):
+        start = quad if guess == 0 else _round_change(mask, settings) if guess == 1 else \
+            _whole_top_card(view, mask, settings)
+        fitted = None if start is None else refined(view, start)
+        if fitted is not None:
+            return fitted, True
+    return None if quad is None else (quad, False)
+
+
+def _round_change(change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
+    """The smallest rectangle round the change (in the view's pixels), if it has a card's size and proportions."""
+    points = cv2.findNonZero(change)
+    if points is None or len(points) < settings.min_card_share * change.size * 0.1:
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(points)
+    if w * h < settings.min_card_share * change.size or not ASPECT[0] <= max(w, h) / max(min(w, h), 1.0) <= ASPECT[1]:
+        return None
+    box = cv2.boxPoints(((cx, cy), (w + 1, h + 1), angle))
+    return ordered(np.asarray((box + 0.5) * settings.shrink - 0.5, np.float32))
+
+
+def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
+    """The top card found as a still would be (:func:`~shooter.vision.card.still_outline`): it counts only
+    when the change lies inside that card (a hand at rest, partly over the pile, does not)."""
+    if change.sum() < settings.min_card_share * change.size * 0.1:
+        return None
+    quad = still_outline(view, settings.min_card_share * view.shape[0] * view.shape[1])
+    if quad is None:
+        return None
+    inside = np.zeros(change.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round((quad + 0.5) / settings.shrink - 0.5).astype(np.int32), 1)
+    return quad if (change & inside).sum() >= 0.9 * change.sum() else None
+
+
+CHROMA_FULL = 0.12   # an ink this far from grey (its ratio to the white, less its mean) is surely coloured
+
+
+def hue_point(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
+    """Where an ink lies on the disk of hues: its direction from grey (the hue), its distance from the middle
+    how surely it is coloured (1 from :data:`CHROMA_FULL` on; a wild's black near 0). The same whatever the
+    light's level and a glare's wash: an ink seen as ``a * ink + b`` (a shadow scales it, a glare adds white)
+    lies in the same direction."""
+    v = np.asarray(bgr, np.float64)
+    c = v - v.mean()
+    xy = np.array([(c[2] - c[1]) / np.sqrt(2.0), (2 * c[0] - c[1] - c[2]) / np.sqrt(6.0)])
+    r = float(np.linalg.norm(xy))
+    return xy / r * min(1.0, r / CHROMA_FULL) if r > 1e-9 else xy
 
 
 def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
     """Every learned ink by distance: (side, colour or BLACK, distance), nearest first. Inks are compared by
-    their shares of each primary (their hue and saturation, whatever the light's level), a wild's black by its
-    level alone."""
-    def where(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
-        v = np.asarray(bgr, np.float64)
-        return np.append(v / max(float(v.sum()), 1e-6), min(1.0, float(v.max())))
-    at = where(ink)
-    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - where(ref))))
+    their place on the disk of hues (:func:`hue_point`): their hue, and a wild's black by being near grey."""
+    at = hue_point(ink)
+    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - hue_point(ref))))
              for side, inks in deck.inks.items() for colour, ref in inks.items()]
     return sorted(found, key=lambda f: f[2])
 
 
-def _aligned(symbol: npt.NDArray[np.float32], face: Face) -> npt.NDArray[np.float32] | None:
-    """The part of ``symbol`` (either end up) that best lines up with the face's learned symbol, or None when
+def _aligned(symbol: npt.NDArray[np.float32], learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
+    """The part of ``symbol`` (either end up) that best lines up with a face's learned symbol, or None when
     the face learned no symbol."""
-    t = face.symbol[4:-4, 4:-4]
+    t = learned[4:-4, 4:-4]
     if float(t.std()) < 1e-3:
         return None
     best, window = -2.0, t
@@ -192,20 +237,54 @@ def _aligned(symbol: npt.NDArray[np.float32], face: Face) -> npt.NDArray[np.floa
     return window
 
 
+def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """``v`` flattened, less its mean, of length 1 (a correlation is then a dot product)."""
+    a = v.astype(np.float64).ravel()
+    a = a - a.mean()
+    return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
+
+
+def _mean_symbol(deck: Deck) -> npt.NDArray[np.float64]:
+    return _unit(np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0))
+
+
+def _shorn(v: npt.NDArray[np.float32], mean: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """``v`` as a unit vector without its part along the deck's mean symbol."""
+    a = _unit(v)
+    a = a - (a @ mean) * mean
+    return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
+
+
+BLURS = (0.0, 1.0, 1.7)   # a learned symbol is also matched this much blurred (pixels): the read may be blurrier
+
+
+def _blurred(v: npt.NDArray[np.float32], sigma: float) -> npt.NDArray[np.float32]:
+    return v if sigma <= 0 else np.asarray(cv2.GaussianBlur(v, (0, 0), sigma), np.float32)
+
+
 def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
-    """Each face's match: the correlation of the aligned symbol with the face's, both less the mean of the
-    deck's learned symbols (what every symbol shares, a blot in the middle, counts for none)."""
-    mean = np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0)
+    """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
+    the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
+    away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
+    symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
     out = []
+    means = {b: _unit(np.mean([_blurred(f.symbol, b)[4:-4, 4:-4] for f in deck.faces], axis=0)) for b in BLURS}
     for face in faces:
-        window = _aligned(symbol, face)
-        if window is None:
-            out.append((0.0, face))
-            continue
-        a, b = (window - mean).ravel(), (face.symbol[4:-4, 4:-4] - mean).ravel()
-        a, b = a - a.mean(), b - b.mean()
-        out.append((float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9)), face))
+        best = 0.0
+        for b in BLURS:
+            learned = _blurred(face.symbol, b)
+            window = _aligned(symbol, learned)
+            if window is not None:
+                best = max(best, float(_shorn(window, means[b]) @ _shorn(learned[4:-4, 4:-4], means[b])))
+        out.append((best, face))
     return sorted(out, key=lambda sf: -sf[0])
+
+
+def _apart(deck: Deck, one: Face, other: Face) -> float:
+    """How unlike two faces' learned symbols are (1 less their correlation, as :func:`_scores` takes it): the
+    most a match can lead the other face by."""
+    mean = _mean_symbol(deck)
+    return 1.0 - float(_shorn(one.symbol[4:-4, 4:-4], mean) @ _shorn(other.symbol[4:-4, 4:-4], mean))
 
 
 def _half_at(value: float, half: float) -> float:
@@ -213,8 +292,10 @@ def _half_at(value: float, half: float) -> float:
     return float(np.clip(value / (2 * half), 0.0, 1.0))
 
 
-def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSettings = WatchSettings()) -> Read:
-    """The card ``seen`` is, by the deck's learned inks and symbols."""
+def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSettings = WatchSettings(), *,
+             exact: bool = True) -> Read:
+    """The card ``seen`` is, by the deck's learned inks and symbols; unsure whatever they say when its outline
+    was not found on its own edges (``exact`` False: what was straightened may be partly another card)."""
     inks = _ink(deck, seen.ink)
     if not inks or not deck.faces:
         return Read("?", None, None, 0.0, unsure=True, quad=quad)
@@ -226,9 +307,13 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     if not fits:
         return Read("?", None, side, 0.0, unsure=True, quad=quad)
     s1, best = fits[0]
-    s2 = next((s for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), 0.0)
-    symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(s1 - s2, settings.symbol_gap))
-    confidence = min(symbol_conf, ink_conf)
+    s2, next_face = next(((s, f) for s, f in fits[1:] if (f.name, f.side) != (best.name, best.side)), (0.0, None))
+    # the lead as a share of the most it could be: two faces alike (a 0 and an 8) lead each other by little
+    # however clearly one is seen
+    apart = _apart(deck, best, next_face) if next_face is not None else 1.0
+    lead = (s1 - s2) / float(np.clip(apart, settings.apart_floor, settings.apart_cap))
+    symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(lead, settings.symbol_gap))
+    confidence = min(symbol_conf, ink_conf, 1.0 if exact else settings.sure * 0.98)
     shown = None if wild else colour
     others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in fits[1:3]]
     second = next((c for _, c, _ in inks[1:] if c != colour), None)
@@ -247,7 +332,9 @@ def read_still(deck: Deck, photo: Frame, region: Region | None = None,
     quad = still_outline(view, settings.min_card_share * w * h * 0.25)
     if quad is None:
         return None
-    card = rectify(view, quad)
+    fitted = refined(view, quad)
+    card = rectify(view, quad if fitted is None else fitted)
     if card.shape[:2] != (SIZE[1], SIZE[0]):  # pragma: no cover - rectify's size is fixed
         return None
-    return classify(deck, features(card), quad + np.asarray([x, y], np.float32), settings)
+    return classify(deck, features(card), (quad if fitted is None else fitted) + np.asarray([x, y], np.float32),
+                    settings, exact=fitted is not None)
