@@ -262,20 +262,52 @@ def _blurred(v: npt.NDArray[np.float32], sigma: float) -> npt.NDArray[np.float32
     return v if sigma <= 0 else np.asarray(cv2.GaussianBlur(v, (0, 0), sigma), np.float32)
 
 
+class _Matching:
+    """A deck's learned symbols made ready to match: each blurred by :data:`BLURS` and taken without the deck's
+    mean symbol, with those means. Made once per deck, not per read (a deck changes only when it is learned
+    again: then its faces hold other arrays, and this is made anew)."""
+
+    def __init__(self, deck: Deck):
+        self.symbols = [face.symbol for face in deck.faces]   # held, so that `fits` compares these very arrays
+        self.means = {b: _unit(np.mean([_blurred(s, b)[4:-4, 4:-4] for s in self.symbols], axis=0)) for b in BLURS}
+        self.learned: dict[int, list[tuple[float, npt.NDArray[np.float32], npt.NDArray[np.float64]]]] = {}
+        for s in self.symbols:
+            ready = []
+            for b in BLURS:
+                learned = _blurred(s, b)
+                ready.append((b, learned, _shorn(learned[4:-4, 4:-4], self.means[b])))
+            self.learned[id(s)] = ready
+
+    def fits(self, deck: Deck) -> bool:
+        return len(deck.faces) == len(self.symbols) and all(
+            face.symbol is s for face, s in zip(deck.faces, self.symbols, strict=True))
+
+
+_MATCHING: dict[int, _Matching] = {}   # by id(deck); `fits` makes a reused id harmless
+
+
+def _matching(deck: Deck) -> _Matching:
+    ready = _MATCHING.get(id(deck))
+    if ready is None or not ready.fits(deck):
+        if len(_MATCHING) >= 16:   # decks of tests and benches come and go: no more than a few are kept
+            _MATCHING.clear()
+        ready = _MATCHING[id(deck)] = _Matching(deck)
+    return ready
+
+
 def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
     """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
     away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
     symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
+    ready = _matching(deck)
     out = []
-    means = {b: _unit(np.mean([_blurred(f.symbol, b)[4:-4, 4:-4] for f in deck.faces], axis=0)) for b in BLURS}
     for face in faces:
         best = 0.0
-        for b in BLURS:
-            learned = _blurred(face.symbol, b)
+        for b, learned, shorn in ready.learned[id(face.symbol)]:
             window = _aligned(symbol, learned)
             if window is not None:
-                best = max(best, float(_shorn(window, means[b]) @ _shorn(learned[4:-4, 4:-4], means[b])))
+                best = max(best, float(_shorn(window, ready.means[b]) @ shorn))
         out.append((best, face))
     return sorted(out, key=lambda sf: -sf[0])
 
