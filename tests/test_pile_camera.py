@@ -170,3 +170,35 @@ def test_simulate_vision_games_stay_in_step_told_only_by_the_camera(variant, cap
     assert set(vision) == {"reads", "correct", "wrong", "unsure", "missed"}
     assert vision["reads"] > 5 and vision["correct"] + vision["unsure"] + vision["wrong"] == vision["reads"]
     assert game["stats"]["plays read"] + game["stats"].get("plays typed", 0) >= vision["reads"] - vision["wrong"]
+
+
+def test_a_wrong_card_seen_again_before_it_is_taken_back_is_no_play(table):
+    # the penalty comes first, the card is taken back after it: meanwhile a hand passes over the pile, and the
+    # view that settles again still shows the wrong card, which is no new card; nor is the one it then uncovers
+    t = table()
+    t.extreme_round()
+    t.wait()
+    [camera] = t.put(Card("number", "red", 3))
+    assert camera["line"] == "play 3 seat=2"
+    assert t.send("penalty wrong-card seat=2")["ok"]
+    t.app.camera.camera.camera.reach_over()
+    assert t.wait(3.0) == [] and t.reads() == 1
+    assert t.app.camera.gate.dropped == 1
+    t.world.take_from_pile()
+    assert t.wait(3.0) == [] and t.reads() == 1
+    assert t.send("press")["ok"] and t.send("press")["ok"]
+    [camera] = t.put(Card("number", "green", 7))
+    assert camera["line"].startswith("play 7 seat=") and camera["reply"]["ok"]
+
+
+def test_a_play_typed_before_the_camera_read_the_card_is_not_read_again_as_the_next_seats(table):
+    # the camera missed the card, or has not settled on it yet, and its player typed the play: the card on top
+    # is reported, and the view it settles to is no new card
+    t = table()
+    t.extreme_round()
+    t.wait()
+    t.world.put_on_pile(Card("number", "red", 3))
+    assert t.send("play 3 seat=2")["ok"]
+    assert t.wait(3.0) == [] and t.reads() == 0
+    [camera] = t.put(Card("number", "red", 7))
+    assert camera["line"] == "play 7 seat=3" and camera["reply"]["ok"]

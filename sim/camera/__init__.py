@@ -106,6 +106,7 @@ class SimCamera:
         self._frames = 0
         self._last_t = 0.0
         self._lit: npt.NDArray[np.float32] | None = None
+        self.hand_in_view = False   # a hand was over the scene in the last frame
         self.closed = False
 
     # -- the camera's interface, as hal's cameras have it
@@ -116,6 +117,7 @@ class SimCamera:
         self._follow_pile(t)
         self._random_hand(t)
         hands = [h for h in self._hands if h.where(t) is not None]
+        self.hand_in_view = bool(hands)
         img = self._still()
         if hands:
             img = self._with_hands(img, hands, t)
@@ -173,6 +175,11 @@ class SimCamera:
         part = np.ascontiguousarray(img[y0:y1, x0:x1])
         light, glare = self._light[y0:y1, x0:x1], self._glare[y0:y1, x0:x1]
         return np.asarray(cv2.scaleAdd(cv2.multiply(part, light), 1.0, cv2.merge([glare] * 3)), np.float32)
+
+    def reach_over(self) -> None:
+        """A hand reaches over the pile for nothing, from now on (as one now and then does at random)."""
+        self._hand(self.clock.now() if self.clock is not None else self._frames / self.settings.fps, None,
+                   leaving=False)
 
     def close(self) -> None:
         self.closed = True
@@ -286,6 +293,8 @@ class SimCamera:
                                 self.rng.choice(SKIN), self.scale, leaving))
 
     def _random_hand(self, t: float) -> None:
-        dt = max(0.0, t - self._last_t)
+        # a hand that reached over the pile while no frame was taken (a camera that sleeps between changes) has
+        # gone again: only one that began within a hand's longest reach (9 frames) can be seen now
+        dt = min(max(0.0, t - self._last_t), 9 / self.settings.fps)
         if self.settings.hands_per_second and self.rng.random() < self.settings.hands_per_second * dt:
             self._hand(t, None, leaving=False)
