@@ -47,6 +47,8 @@ class WholeFrameCamera(SimCamera):
         self._follow_pile(t)
         self._random_hand(t)
         hands = [h for h in self._hands if h.where(t) is not None]
+        if self._dirty is not None:   # the scene changed (a card put down): the still frame again
+            self._lit, self._dirty = None, None
         if hands or self._lit is None:
             img = self._scene.copy()
             for hand in hands:

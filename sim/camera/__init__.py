@@ -13,9 +13,10 @@ temperature, vignetting, a shadow, a glare spot), blurred (defocus) and noised (
 pile over a few frames after some cards are put down, and now and then one reaches over it for nothing. Every
 random choice comes from ``rng`` (a :class:`random.Random`) and a numpy generator seeded from it.
 
-Rendering does only what changed: the still pile goes through the lens once (until a card is put down or taken
-away), and a hand is drawn and lit over the part of the frame it changes, from crops that give each pixel as the
-whole frame would (tests/test_camera_frames.py holds the frames to the first, whole-frame renderer's, bit for bit).
+Rendering does only what changed: the still pile goes through the lens once (again where a card is put down, and
+whole when cards are taken away), and a hand is drawn and lit over the part of the frame it changes, from crops
+that give each pixel as the whole frame would (tests/test_camera_frames.py holds the frames to the first,
+whole-frame renderer's, bit for bit).
 
 Time: with a ``clock`` (``hal.Clock``) the scene's time is the clock's (the hand moves in that time); without
 one, each capture is one frame of ``settings.fps`` later.
@@ -105,7 +106,8 @@ class SimCamera:
         self._hands: list[Hand] = []
         self._frames = 0
         self._last_t = 0.0
-        self._lit: npt.NDArray[np.float32] | None = None
+        self._lit: npt.NDArray[np.float32] | None = None   # the still scene through the lens
+        self._dirty: Box | None = None   # where the scene changed since _lit was worked out
         self.hand_in_view = False   # a hand was over the scene in the last frame
         self.closed = False
 
@@ -134,6 +136,11 @@ class SimCamera:
         """The still scene (the pile, no hand) through the lens: worked out once until the pile changes."""
         if self._lit is None:
             self._lit = self._optics(self._scene, (0, 0, *self.size))
+        elif self._dirty is not None:   # cards put down since: the lens's view changed as far as its blur spreads
+            blur = self.conditions.blur_px
+            near = grown(self._dirty, reach(blur) if blur > 0.05 else 0, self.size)
+            self._lit[near[1]:near[3], near[0]:near[2]] = self._optics(self._scene, near)
+        self._dirty = None
         return self._lit
 
     def _with_hands(self, lit: npt.NDArray[np.float32], hands: list[Hand], t: float) -> npt.NDArray[np.float32]:
@@ -230,7 +237,7 @@ class SimCamera:
         if self._shown_side != self.side_up or known != pile[:len(known)]:
             poses = {id(c): p for c, p in self._placed}
             self._scene = self._table.copy()
-            self._lit = None
+            self._lit, self._dirty = None, None
             self._placed = []
             self._shown_side = self.side_up
             for card in pile:
@@ -276,7 +283,8 @@ class SimCamera:
         region *= (1.0 - 0.25 * shade)[..., None]          # the card's edge throws a thin shadow
         region *= (1.0 - alpha)[..., None]
         region += patch * alpha[..., None]
-        self._lit = None
+        box = (x0, y0, x1, y1)
+        self._dirty = box if self._dirty is None else union(self._dirty, box)
 
     def _hand(self, t: float, pose: Pose | None, leaving: bool) -> None:
         w, h = self.size

@@ -175,10 +175,10 @@ class Hand:
         on = _nonzero_box(edge)
         if on is None:
             return None
-        cover = edge.astype(np.float32) / 255.0
-        rolled = np.roll(cover, (round(25 * s), round(15 * s)), axis=(0, 1))
+        # the cover (0..1) is edge / 255, worked out over the crops alone (elementwise: the same numbers)
+        rolled = np.asarray(np.roll(edge, (round(25 * s), round(15 * s)), axis=(0, 1)), np.uint8)
         sigma = 12 * s + 1
-        shaded = _nonzero_box(np.asarray(np.roll(edge, (round(25 * s), round(15 * s)), axis=(0, 1)), np.uint8))
+        shaded = _nonzero_box(rolled)
         touched = on
         if shaded is not None:   # outside its reach the shadow's blur is 0, and the scene stays as it is
             near = grown(shaded, reach(sigma), size)
@@ -188,9 +188,9 @@ class Hand:
             touched = union(touched, near)
         x0, y0, x1, y1 = on
         view = img[y0:y1, x0:x1]
-        here = cover[y0:y1, x0:x1]
+        here = edge[y0:y1, x0:x1].astype(np.float32) / 255.0
         view *= (1.0 - here)[..., None]
-        shading = 0.8 + 0.2 * blurred_over(cover, 8 * s + 1, on)
+        shading = 0.8 + 0.2 * blurred_over(edge, 8 * s + 1, on)
         view += (here * shading)[..., None] * np.asarray(self.skin, np.float32)
         return touched
 
@@ -224,14 +224,17 @@ def _nonzero_box(img: npt.NDArray[np.uint8]) -> Box | None:
     return None if w == 0 or h == 0 else (x, y, x + w, y + h)
 
 
-def blurred_over(src: npt.NDArray[np.float32], sigma: float, box: Box) -> npt.NDArray[np.float32]:
+def blurred_over(src: npt.NDArray[np.float32] | npt.NDArray[np.uint8], sigma: float,
+                 box: Box) -> npt.NDArray[np.float32]:
     """``cv2.GaussianBlur(src, (0, 0), sigma)`` over ``box`` alone, as it is over the whole of ``src`` (its
-    border reflected at the frame's edges): blurred from a crop that reaches past ``box`` as far as the kernel."""
+    border reflected at the frame's edges): blurred from a crop that reaches past ``box`` as far as the kernel.
+    A uint8 ``src`` is a coverage: its crop is blurred as ``src / 255`` (float32) would be."""
     h, w = src.shape[:2]
     x0, y0, x1, y1 = box
     r = reach(sigma)
     cx0, cx1 = max(0, x0 - r) // LANES * LANES, min(w, -(-(x1 + r) // LANES) * LANES)
     cy0, cy1 = max(0, y0 - r), min(h, y1 + r)
-    crop = np.ascontiguousarray(src[cy0:cy1, cx0:cx1])
+    part = src[cy0:cy1, cx0:cx1]
+    crop = part.astype(np.float32) / 255.0 if part.dtype == np.uint8 else np.ascontiguousarray(part, np.float32)
     out = cv2.GaussianBlur(crop, (0, 0), sigma)
     return np.asarray(out[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0], np.float32)
