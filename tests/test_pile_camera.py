@@ -202,3 +202,35 @@ def test_a_play_typed_before_the_camera_read_the_card_is_not_read_again_as_the_n
     assert t.wait(3.0) == [] and t.reads() == 0
     [camera] = t.put(Card("number", "red", 7))
     assert camera["line"] == "play 7 seat=3" and camera["reply"]["ok"]
+
+
+def test_the_lazy_simulated_camera_renders_while_a_hand_is_over_the_pile_and_until_the_view_can_settle():
+    # in virtual time the simulated camera sleeps while nothing moves; a hand over the pile keeps it rendering
+    # (the watcher must see the hand go and the view lie still), however long after the card it stays
+    import random
+    from types import SimpleNamespace
+
+    from hal.clock import VirtualClock
+    from shooter.pile_camera import WorldCamera
+
+    clock = VirtualClock()
+    world = SimpleNamespace(pile=[], pile_side="light")
+    camera = WorldCamera(world, random.Random(3), clock, lazy=True, quiet=0.46)
+
+    def frames(until: float) -> list[float]:
+        seen = []
+        while clock.now() < until - 1e-9:
+            clock.advance_to(round(clock.now() + 0.2, 6))
+            if camera.capture() is not None:
+                seen.append(round(clock.now(), 1))
+        return seen
+    assert frames(2.0) == [0.2, 0.4, 0.6]          # the first view, then still: asleep
+    world.pile.append(Card("number", "red", 3))
+    clock.advance_to(3.0)
+    assert camera.capture() is not None              # the card: the view changed
+    for _ in range(6):                               # hands over the pile for over a second
+        camera.camera.reach_over()
+        assert frames(clock.now() + 0.2) == [round(clock.now(), 1)]
+    rest = frames(clock.now() + 3.0)
+    assert rest and rest == [round(3.0 + 0.2 * (k + 7), 1) for k in range(len(rest))]   # on, till it can settle
+    assert rest[-1] >= 4.2 + 0.4 and clock.now() - rest[-1] > 1.0                      # then asleep again
