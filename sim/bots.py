@@ -16,7 +16,10 @@ default they also tell the table each play (``play CARD seat=S ...``). In pile m
 (``reports()``, called once the card is down: the camera's reads, or a test's stand-in for them), and the bots
 only answer what the table then asks, as the people at a table with a camera would: an aimed card's target
 and a wild's colour with a tap (``seen confirm id=N target=T``, ``seen colour=C``), a read it is unsure of
-(``seen confirm id=N``), and a last card (``seen last``, said as it is put down). They still press, call Uno and catch.
+(``seen confirm id=N [pick=K]``, or ``seen reject id=N`` when it is not the card: then they look again, and type
+the play if nothing was played), and a last card (``seen last``, said as it is put down). A sure misread the table
+played they take back (``undo``) and type; one that cannot be taken back is a BotError. They still press, call Uno
+and catch.
 """
 
 from __future__ import annotations
