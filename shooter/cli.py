@@ -107,7 +107,8 @@ def _parser() -> argparse.ArgumentParser:
                                "table learns each one from the simulated camera's frames (report auto; an unsure "
                                "read is confirmed with one tap). Each JSON line adds \"vision\": reads, correct, "
                                "wrong, unsure, missed, and \"error\" (null: the game stayed in step with the "
-                               "cards). Needs the vision extra; slow: tens of seconds a game")
+                               "cards). Needs the vision extra; slow: an Extreme game took about 15 s of CPU time here "
+                               "(docs/vision.md)")
 
     _bringup_parsers(sub)
     from .cards_cli import add_parser as cards_parser

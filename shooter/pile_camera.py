@@ -18,7 +18,12 @@ tells the watcher:
 * a wrong card owed for (``owed`` of reason ``wrong-card``: the card is taken back): the view before that card
   is the reference again, so the card it uncovers is no play (and a card put down meanwhile is one);
 * a flip (``side``: the pile turned over) primes it: the next view that settles after a change is the
-  reference, unread.
+  reference, unread;
+* a play typed while no read waits (the camera missed the card, or has not settled on it yet): the view it
+  settles to is the reference, so the card is not read again later as the next seat's play.
+
+A wrong card is taken back after its penalty is asked: until it is gone, a read of it where it lay (the view
+settled again after a hand passed) is dropped, as is the card it uncovers there (:func:`same_place`).
 
 The watcher belongs to the pump's thread (real clock) or the loop (virtual time): the sink only enqueues what it
 asks (:class:`Gate`), and the watcher carries it out before its next frame.
@@ -48,7 +53,7 @@ if TYPE_CHECKING:
 
 LEARN_SEED = 1          # the simulated owner's one learning session (cards learn --sim --seed 1)
 FRAME_INTERVAL = 0.2    # seconds between frames: a card is read well within a second of settling
-QUIET_S = 1.0           # the simulated camera in virtual time renders this long after the pile changed
+QUIET_S = 1.0           # the simulated camera in virtual time renders this long after the view changed (unless told)
 
 
 _LEARNED: dict[str, Deck] = {}   # by edition key: the simulated owner learns each deck once a run
@@ -98,7 +103,10 @@ class Gate:
         self.decks = decks
         self.wake = wake   # a lazy camera's (WorldCamera.wake): frames again, so that what is asked is done
         self.asked: deque[tuple[str, Edition | None]] = deque()   # appended on the loop, taken on the pump's thread
+        self.dropped = 0   # reads of a card being taken back, still where it lay
         self._deck_of: str | None = None
+        self._last: Read | None = None       # the last read let through
+        self._taken: Read | None = None      # the read of the card being taken back, until it is gone
 
     def ask(self, what: str, record: Edition | None = None) -> None:
         self.asked.append((what, record))
@@ -119,44 +127,87 @@ class Gate:
                 self.watcher.prime()
             elif what == "take back":
                 self.watcher.take_back()
+                self._taken = self._last
+            if what == "deck":
+                self._taken = None
         read = self.watcher.feed(frame, now)
         if after:
             if read is not None:
                 return None   # what settled in this very frame is what lay there when asked
             self.watcher.settle(if_moving=True)
+        if read is not None and self._taken is not None:
+            taken, self._taken = self._taken, None
+            if same_place(read, taken):
+                # no new card where the one taken back lay: either it still lies there (the view settled again, a
+                # hand passed), and the view before it stays the one the next card is told from; or it has gone,
+                # and the card it uncovered (its place changed) is what lies there now
+                self.dropped += 1
+                if (read.card, read.colour, read.side) == (taken.card, taken.colour, taken.side):
+                    self.watcher.take_back()
+                    self._taken = taken
+                return None
+        if read is not None:
+            self._last = read
         return read
+
+
+def same_place(a: Read, b: Read) -> bool:
+    """The two reads found a card at the same place, turned the same way: each corner of one within a tenth of
+    the card's shorter side of a corner of the other (either end first). A card put down lands at a random place
+    and turn, so another card hardly ever lies just there."""
+    if a.quad is None or b.quad is None:
+        return False
+    import numpy as np
+    qa, qb = np.asarray(a.quad, np.float64).reshape(4, 2), np.asarray(b.quad, np.float64).reshape(4, 2)
+    short = float(np.linalg.norm(qb - np.roll(qb, -1, axis=0), axis=1).min())
+    for order in (qb, qb[::-1]):
+        for k in range(4):
+            if float(np.linalg.norm(qa - np.roll(order, k, axis=0), axis=1).max()) < 0.1 * short:
+                return True
+    return False
 
 
 class WorldCamera:
     """The simulated camera over the world's pile (``world.pile``, Flip's side ``world.pile_side``). ``lazy``
-    (virtual time): a frame only within :data:`QUIET_S` seconds of a change of the pile (the card falling, the
-    hand leaving) or of the table asking the watcher something (:meth:`wake`), else None: nothing moves on a
-    simulated table between plays, and a game is thousands of frames shorter."""
+    (virtual time): a frame only within :attr:`quiet` seconds of the last change of the view (a card put down or
+    taken away, the pile turned over, a hand over it or just gone) or of the table asking the watcher something
+    (:meth:`wake`), else None: nothing moves on a simulated table between plays, and a game is thousands of frames
+    shorter. The watcher must see the view still for its settling time after a change: :class:`PileCamera` sets
+    :attr:`quiet` to that and a frame more (the frame in which the watcher finds it settled)."""
 
-    def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool) -> None:
+    def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool,
+                 quiet: float = QUIET_S) -> None:
         from sim.camera import HELD_OUT, SimCamera
         self.world, self.clock, self.lazy = world, clock, lazy
         self.camera = SimCamera(world.pile, rng, HELD_OUT, clock=clock)
+        self.quiet = quiet
+        self.frames = 0   # frames rendered
         self._pile: tuple[object, ...] = ()
         self._until = -1.0
+        self._hand = False
 
     @property
     def region(self) -> tuple[int, int, int, int]:
         return self.camera.region
 
     def wake(self) -> None:
-        """Render again for :data:`QUIET_S` (the table asked the watcher something: it must see frames)."""
-        self._until = self.clock.now() + QUIET_S
+        """Render again for :attr:`quiet` (the table asked the watcher something: it must see frames)."""
+        self._until = max(self._until, self.clock.now() + self.quiet)
 
     def capture(self) -> Any:
         pile = (*map(id, self.world.pile), self.world.pile_side)
         now = self.clock.now()
         if pile != self._pile:
-            self._pile, self._until = pile, now + QUIET_S
+            self._pile, self._until = pile, max(self._until, now + self.quiet)
         if self.lazy and now > self._until:
             return None
         self.camera.side_up = self.world.pile_side
-        return self.camera.capture()
+        frame = self.camera.capture()
+        self.frames += 1
+        if self.camera.hand_in_view or self._hand:   # the view moves (or the hand just left it): watched on
+            self._until = max(self._until, now + self.quiet)
+        self._hand = self.camera.hand_in_view
+        return frame
 
     def close(self) -> None:
         self.camera.close()
@@ -175,6 +226,8 @@ class PileCamera:
                  decks: Callable[[Edition], Deck | None], log: Callable[[str], None],
                  interval: float = FRAME_INTERVAL) -> None:
         self.camera = camera
+        if isinstance(camera, WorldCamera):   # a lazy camera renders until the watcher can have settled: still
+            camera.quiet = watcher.settings.settle_s + interval + 0.01   # for settle_s, seen a frame later
         self.controller = controller
         self.gate = Gate(watcher, decks, wake=getattr(camera, "wake", None))
         self.pump = FramePump(camera, self.gate, loop=loop, deliver=self._deliver, interval=interval, log=log)
@@ -185,6 +238,7 @@ class PileCamera:
 
     def start(self) -> None:
         self.gate.ask("deck", self.controller.table.record)
+        self.controller.pile.on_typed = self._typed
         self._playing = self._in_play()
         self.controller.add_sink(self._event)
         self.pump.start()
@@ -215,6 +269,11 @@ class PileCamera:
             self.gate.ask("settle if moving")
         self._playing = playing
 
+    def _typed(self) -> None:
+        """A play was typed with no read waiting: the card on top is reported (the watcher missed it, or has not
+        settled on it yet), so the view it settles to is the reference, not read again as the next seat's."""
+        self.gate.ask("settle")
+
     def _deliver(self, read: Read) -> None:
         if not self._in_play():
             self.dropped += 1
@@ -226,5 +285,7 @@ class PileCamera:
     def close(self) -> None:
         self.pump.close()
         self.controller.remove_sink(self._event)
+        if self.controller.pile.on_typed == self._typed:
+            self.controller.pile.on_typed = None
         if not self.camera.closed:
             self.camera.close()

@@ -99,6 +99,7 @@ class PileReports:
         self.last: int | None = None     # the seat that said its next card is its last (`seen last`)
         self.counts: Counter[str] = Counter()
         self.unavailable: str | None = None   # why the configured camera could not be opened (status says so)
+        self.on_typed: Callable[[], None] | None = None   # a play typed with no read waiting (the camera's)
         self._ids = 0
 
     # ---- reads, on the loop ----
@@ -120,8 +121,13 @@ class PileReports:
 
     def typed(self, caller: Caller) -> None:
         """A console played a card (``play``, carried out): unless it was the camera, it reported the card
-        waiting first."""
-        if caller is CAMERA or not self.waiting:
+        waiting first; with none waiting, the card on top (the camera missed it, or has not read it yet), which
+        the camera then no longer reads (:attr:`on_typed`)."""
+        if caller is CAMERA:
+            return
+        if not self.waiting:
+            if self.on_typed is not None:
+                self.on_typed()
             return
         self._close(self.waiting.popleft(), SeenOutcome.TYPED)
         self._next()

@@ -8,9 +8,11 @@ what was played: :func:`watch` only lets the table's time run until the camera h
 (or a few seconds pass), and tallies each read against the card that lies there:
 
 * ``correct``: sure enough to be played on its own, and the card put down;
-* ``wrong``: sure enough, and not the card (it is played: the game then falls out of step, and the bots say so);
+* ``wrong``: sure enough, and not the card (it is played: the player sees it, takes it back with ``undo`` and
+  types the play; one that cannot be taken back puts the game out of step, and the bots say so);
 * ``unsure``: asked on the phones; the bots answer as a player would with one tap (``seen confirm`` of the
-  reading that is the card; none is: the read rejected and the play typed);
+  reading that is the card; none is: the read rejected and, unless the card's own read waited behind it, the
+  play typed);
 * ``missed``: a card put down that no read followed within :data:`READ_WAIT` seconds: the player types the play
   (the table did not move on), as at a real table.
 """

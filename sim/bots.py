@@ -16,7 +16,10 @@ default they also tell the table each play (``play CARD seat=S ...``). In pile m
 (``reports()``, called once the card is down: the camera's reads, or a test's stand-in for them), and the bots
 only answer what the table then asks, as the people at a table with a camera would: an aimed card's target
 and a wild's colour with a tap (``seen confirm id=N target=T``, ``seen colour=C``), a read it is unsure of
-(``seen confirm id=N``), and a last card (``seen last``, said as it is put down). They still press, call Uno and catch.
+(``seen confirm id=N [pick=K]``, or ``seen reject id=N`` when it is not the card: then they look again, and type
+the play if nothing was played), and a last card (``seen last``, said as it is put down). A sure misread the table
+played they take back (``undo``) and type; one that cannot be taken back is a BotError. They still press, call Uno
+and catch.
 """
 
 from __future__ import annotations
@@ -91,40 +94,47 @@ class CardsAtTable:
             return
         self._collect_shots()        # what the read caused (a flip's side, a shot) is known before any tap
         self.check_cards()
-        for _ in range(3):
+        for _ in range(4):
             camera = self._send("status")["camera"]
             if not camera["waiting"]:
                 break
             head = camera["waiting"][0]
+            pick = self._pick(card, head)
+            if pick is None:   # the card is none of those offered (or none was put down): the player rejects it
+                self._send(f"seen reject id={head['id']}")   # (the card is still to be played: no checks yet)
+                self.stats["reads rejected"] += 1
+                continue       # and looks again: the card's own read may wait behind it
             if head["asks"] == ["colour"]:
                 self.send(f"seen colour={named}")
                 self.stats["colours named"] += 1
                 continue
-            pick = self._pick(card, head)
-            if pick is None:   # the card is none of those offered: the player rejects the read and types the play
-                self._send(f"seen reject id={head['id']}")   # (the card is still to be played: no checks yet)
-                self.send(line)
-                self.stats["plays typed"] += 1
-                return
-            options = [f"pick={pick}"] * (pick > 0) + [f"target={target}"] * ("target" in head["asks"]) + [
-                f"colour={named}"] * ("colour" in head["asks"])
+            # the target and the colour of the card put down (a pick may be a card that needs neither)
+            options = [f"pick={pick}"] * (pick > 0) + [f"target={target}"] * (target is not None) + [
+                f"colour={named}"] * ("colour" in head["asks"] and named is not None)
             self.send(" ".join([f"seen confirm id={head['id']}", *options]))
             self.stats["reads confirmed"] += 1
-        played = [e for e in self.events[seen:] if e["event"] == "camera"]
-        if not played or not played[-1]["reply"]["ok"] or self._send("status")["camera"]["waiting"]:
-            raise BotError(f"seat {seat} put {card!r} on the pile and the table did not take it as its play: "
-                           f"{played[-1] if played else 'no camera event'}")
-        if played[-1]["line"].split()[:3] != line.split()[:3]:   # in step: the card put down, by its player
-            raise BotError(f"seat {seat} put {card!r} on the pile and the table took it as "
-                           f"{played[-1]['line']!r}, not {line!r}")
+        if self._send("status")["camera"]["waiting"]:
+            raise BotError(f"seat {seat} put {card!r} on the pile and the table still asks about it: "
+                           f"{self._send('status')['camera']['waiting']}")
+        played = [e for e in self.events[seen:] if e["event"] == "camera" and e["reply"]["ok"]]
+        if not played:   # the reads were rejected, or refused: the player types the play
+            self.send(line)
+            self.stats["plays typed"] += 1
+            return
+        if played[-1]["line"].split()[:3] != line.split()[:3]:
+            # the table played what the camera saw, and it is not the card put down (or not its player's): the
+            # player sees it on the page, takes it back and types the play
+            if not self._send("undo")["ok"]:   # (the card is still to be played: no checks till it is typed)
+                raise BotError(f"seat {seat} put {card!r} on the pile and the table took it as "
+                               f"{played[-1]['line']!r}, not {line!r}, and cannot take it back")
+            self.send(line)
+            self.stats["reads undone"] += 1
+            return
         self.stats["plays read"] += 1
 
     def _pick(self, card: Any, head: Message) -> int | None:
         """The reading of the waiting read ``head`` that is ``card`` as it lies (0: the read itself, K: its K-th
-        alternative), as a player picks it on the page; None when none is. A read that asks no card (sure, or
-        already confirmed: it asks a target or a colour) is taken as it is."""
-        if "card" not in head["asks"]:
-            return 0
+        alternative), as a player picks it on the page; None when none is."""
         face = self.world.face_up(card)
         shown = [(head["card"], head["colour"])] + [(a["card"], a["colour"]) for a in head["alternatives"]]
         return next((k for k, (name, colour) in enumerate(shown) if name == face.name and colour == face.colour), None)

@@ -7,6 +7,7 @@ every card's place after every line, and (counting editions) the controller's ha
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import partial
 
 import pytest
@@ -77,28 +78,45 @@ def test_counting_bots_in_pile_mode_stay_in_step_with_the_cards_played(variant):
         rig.close()
 
 
-def test_a_reader_that_misreads_the_pile_puts_the_game_out_of_step_and_the_bots_notice():
-    """The check bites: a reader that takes every draw-two for a 5 would leave the table a +2 short of the
-    cards played; the bots stop the game at that card."""
-    rig = PileRig("auto", seed=3, sim_cards=0)
+def _misreading_game(misread: Callable[[str], str], seed: int = 3, undo: bool = True) -> ExactBotTable:
+    """A game of classic whose reader names each card ``misread(name)`` (sure): the bots play it to its end
+    (``undo`` False: the table refuses every undo, as it does once a misread's cards are out)."""
+    rig = PileRig("auto", seed=seed, sim_cards=0)
     try:
-        rng = random.Random("bots-classic-3")
+        rng = random.Random(f"bots-classic-{seed}")
         table = _Table(rig.app)
         world, pile = rig.app.world, rig.controller.pile
         assert world is not None
 
         def misreads() -> None:
             face = world.face_up(world.pile[-1])
-            name = "5" if face.name == "draw-two" else face.name
-            rig.app.loop.post(partial(pile.take, Read(name, face.colour)))
+            rig.app.loop.post(partial(pile.take, Read(misread(face.name), face.colour)))
             rig.app.loop.run_until_quiet()
-        bots = ExactBotTable(world, table.send, table.events, real_deck("classic", rng), 3, rng,
+        def send(line: str) -> dict:
+            if line == "undo" and not undo:
+                return {"reply": "undo", "ok": False, "error": "cannot-undo", "message": "the cards are out"}
+            return table.send(line)
+        bots = ExactBotTable(world, send, table.events, real_deck("classic", rng), 3, rng,
                              deck_facts("classic"), partial(card_points, "classic"))
         bots.pile_mode(misreads)
-        with pytest.raises(BotError, match=r"took it as 'play 5 seat=\d', not 'play draw-two"):
-            bots.play_game(scoring="winner", limit=500)
+        bots.play_game(scoring="winner", limit=500)
+        return bots
     finally:
         rig.close()
+
+
+def test_a_misread_played_is_taken_back_and_typed_by_its_player_and_the_game_stays_in_step():
+    """A reader that takes every 7 for a 5: the table plays the 5 (a sure read), the player sees it, undoes it
+    and types the 7, as at a real table; the hands are counted against the real cards after every line."""
+    bots = _misreading_game(lambda name: "5" if name == "7" else name)
+    assert bots.stats["reads undone"] > 3 and bots.stats["plays read"] > 20
+
+
+def test_a_misread_that_cannot_be_taken_back_puts_the_game_out_of_step_and_the_bots_notice():
+    """The check bites: a reader that takes every draw-two for a 5, at a table that cannot undo it, would leave
+    the table a +2 short of the cards played; the bots stop the game at that card."""
+    with pytest.raises(BotError, match=r"took it as 'play 5 seat=\d', not 'play draw-two .*cannot take it back"):
+        _misreading_game(lambda name: "5" if name == "draw-two" else name, undo=False)
 
 
 def test_the_pile_is_the_worlds_gathered_at_a_rounds_end_and_kept_but_its_top_on_a_refill():

@@ -13,6 +13,11 @@ temperature, vignetting, a shadow, a glare spot), blurred (defocus) and noised (
 pile over a few frames after some cards are put down, and now and then one reaches over it for nothing. Every
 random choice comes from ``rng`` (a :class:`random.Random`) and a numpy generator seeded from it.
 
+Rendering does only what changed: the still pile goes through the lens once (again where a card is put down, and
+whole when cards are taken away), and a hand is drawn and lit over the part of the frame it changes, from crops
+that give each pixel as the whole frame would (tests/test_camera_frames.py holds the frames to the first,
+whole-frame renderer's, bit for bit).
+
 Time: with a ``clock`` (``hal.Clock``) the scene's time is the clock's (the hand moves in that time); without
 one, each capture is one frame of ``settings.fps`` later.
 """
@@ -31,7 +36,23 @@ import numpy.typing as npt
 
 from ..cards import Card, FlipCard, TableCard
 from . import faces
-from .scene import HELD_OUT, LEARNING, SKIN, Conditions, Hand, SceneSettings, glare_map, light_map, table_to_image
+from .scene import (
+    HELD_OUT,
+    LANES,
+    LEARNING,
+    SKIN,
+    Box,
+    Conditions,
+    Hand,
+    SceneSettings,
+    blurred_over,
+    glare_map,
+    grown,
+    light_map,
+    reach,
+    table_to_image,
+    union,
+)
 
 if TYPE_CHECKING:
     from hal.clock import Clock
@@ -85,7 +106,9 @@ class SimCamera:
         self._hands: list[Hand] = []
         self._frames = 0
         self._last_t = 0.0
-        self._lit: npt.NDArray[np.float32] | None = None
+        self._lit: npt.NDArray[np.float32] | None = None   # the still scene through the lens
+        self._dirty: Box | None = None   # where the scene changed since _lit was worked out
+        self.hand_in_view = False   # a hand was over the scene in the last frame
         self.closed = False
 
     # -- the camera's interface, as hal's cameras have it
@@ -96,30 +119,74 @@ class SimCamera:
         self._follow_pile(t)
         self._random_hand(t)
         hands = [h for h in self._hands if h.where(t) is not None]
-        if hands or self._lit is None:
-            img = self._scene.copy()
-            for hand in hands:
-                hand.draw(img, t)
-            img = self._optics(img)
-            if not hands:
-                self._lit = img   # the still scene through the lens, until the pile or a hand changes it
-        else:
-            img = self._lit
+        self.hand_in_view = bool(hands)
+        img = self._still()
+        if hands:
+            img = self._with_hands(img, hands, t)
         self._hands = [h for h in self._hands if h.where(t) is not None or t < h.began]
         self._last_t = t
-        # the sensor: cv2's generator (fast) seeded from ours, so that a seed gives the same frames
+        # the sensor: cv2's generator (fast) seeded from ours, so that a seed gives the same frames; drawn as one
+        # channel (the same numbers as three of the same spread, sooner), added and rounded into 0..255 at once
         cv2.setRNGSeed(int(self.noise.integers(2 ** 31)))
-        noise = np.empty_like(img)
-        cv2.randn(noise, np.zeros(3), np.full(3, self.conditions.noise))
-        out = cv2.threshold(cv2.add(img, noise), 0.0, 0.0, cv2.THRESH_TOZERO)[1]
-        return np.asarray(cv2.convertScaleAbs(out), np.uint8)
+        noise = np.empty((img.shape[0], img.shape[1] * 3), np.float32)
+        cv2.randn(noise, np.zeros(1), np.full(1, self.conditions.noise))
+        return np.asarray(cv2.add(img, noise.reshape(img.shape), dtype=cv2.CV_8U), np.uint8)
 
-    def _optics(self, img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """What reaches the sensor (0..255): the scene lit, the glare on it, through a lens out of focus."""
-        lit = cv2.scaleAdd(cv2.multiply(img, self._light), 1.0, cv2.merge([self._glare] * 3))
-        if self.conditions.blur_px > 0.05:
-            lit = np.asarray(cv2.GaussianBlur(lit, (0, 0), self.conditions.blur_px), np.float32)
+    def _still(self) -> npt.NDArray[np.float32]:
+        """The still scene (the pile, no hand) through the lens: worked out once until the pile changes."""
+        if self._lit is None:
+            self._lit = self._optics(self._scene, (0, 0, *self.size))
+        elif self._dirty is not None:   # cards put down since: the lens's view changed as far as its blur spreads
+            blur = self.conditions.blur_px
+            near = grown(self._dirty, reach(blur) if blur > 0.05 else 0, self.size)
+            self._lit[near[1]:near[3], near[0]:near[2]] = self._optics(self._scene, near)
+        self._dirty = None
+        return self._lit
+
+    def _with_hands(self, lit: npt.NDArray[np.float32], hands: list[Hand], t: float) -> npt.NDArray[np.float32]:
+        """The frame with ``hands`` over the scene: the still frame ``lit`` but where the hands changed the scene
+        (and as far as the lens's blur spreads that), which alone goes through the lens again."""
+        scene = self._scene.copy()
+        touched: Box | None = None
+        for hand in hands:
+            box = hand.draw(scene, t)
+            if box is not None:
+                touched = box if touched is None else union(touched, box)
+        if touched is None:
+            return lit
+        blur = self.conditions.blur_px
+        near = grown(touched, reach(blur) if blur > 0.05 else 0, self.size)
+        img = lit.copy()
+        img[near[1]:near[3], near[0]:near[2]] = self._optics(scene, near)
+        return img
+
+    def _optics(self, img: npt.NDArray[np.float32], box: Box) -> npt.NDArray[np.float32]:
+        """What reaches the sensor (0..255) over ``box`` of the scene ``img``: the scene lit, the glare on it,
+        through a lens out of focus (each pixel as if the whole frame were worked out)."""
+        blur = self.conditions.blur_px
+        x0, y0, x1, y1 = box
+        if blur > 0.05:   # the lens spreads light as far as its blur reaches: light that crop, blur it over box
+            crop = grown(box, reach(blur), self.size)
+            cx0, cx1 = crop[0] // LANES * LANES, min(self.size[0], -(-crop[2] // LANES) * LANES)
+            cy0, cy1 = crop[1], crop[3]
+        else:
+            cx0, cy0, cx1, cy1 = box
+        lit = self._lit_over(img, (cx0, cy0, cx1, cy1))
+        if blur > 0.05:
+            lit = blurred_over(lit, blur, (x0 - cx0, y0 - cy0, x1 - cx0, y1 - cy0))
         return np.multiply(lit, np.float32(255.0), dtype=np.float32)
+
+    def _lit_over(self, img: npt.NDArray[np.float32], box: Box) -> npt.NDArray[np.float32]:
+        """The scene lit (the light's gains, the glare added) over ``box``."""
+        x0, y0, x1, y1 = box
+        part = np.ascontiguousarray(img[y0:y1, x0:x1])
+        light, glare = self._light[y0:y1, x0:x1], self._glare[y0:y1, x0:x1]
+        return np.asarray(cv2.scaleAdd(cv2.multiply(part, light), 1.0, cv2.merge([glare] * 3)), np.float32)
+
+    def reach_over(self) -> None:
+        """A hand reaches over the pile for nothing, from now on (as one now and then does at random)."""
+        self._hand(self.clock.now() if self.clock is not None else self._frames / self.settings.fps, None,
+                   leaving=False)
 
     def close(self) -> None:
         self.closed = True
@@ -170,7 +237,7 @@ class SimCamera:
         if self._shown_side != self.side_up or known != pile[:len(known)]:
             poses = {id(c): p for c, p in self._placed}
             self._scene = self._table.copy()
-            self._lit = None
+            self._lit, self._dirty = None, None
             self._placed = []
             self._shown_side = self.side_up
             for card in pile:
@@ -216,7 +283,8 @@ class SimCamera:
         region *= (1.0 - 0.25 * shade)[..., None]          # the card's edge throws a thin shadow
         region *= (1.0 - alpha)[..., None]
         region += patch * alpha[..., None]
-        self._lit = None
+        box = (x0, y0, x1, y1)
+        self._dirty = box if self._dirty is None else union(self._dirty, box)
 
     def _hand(self, t: float, pose: Pose | None, leaving: bool) -> None:
         w, h = self.size
@@ -233,6 +301,8 @@ class SimCamera:
                                 self.rng.choice(SKIN), self.scale, leaving))
 
     def _random_hand(self, t: float) -> None:
-        dt = max(0.0, t - self._last_t)
+        # a hand that reached over the pile while no frame was taken (a camera that sleeps between changes) has
+        # gone again: only one that began within a hand's longest reach (9 frames) can be seen now
+        dt = min(max(0.0, t - self._last_t), 9 / self.settings.fps)
         if self.settings.hands_per_second and self.rng.random() < self.settings.hands_per_second * dt:
             self._hand(t, None, leaving=False)

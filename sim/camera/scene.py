@@ -150,14 +150,17 @@ class Hand:
         return (self.start[0] + (self.over[0] - self.start[0]) * reach,
                 self.start[1] + (self.over[1] - self.start[1]) * reach)
 
-    def draw(self, img: npt.NDArray[np.float32], t: float) -> None:
-        """Draws the arm, palm and fingers (lit as the scene is) and their shadow onto ``img``."""
+    def draw(self, img: npt.NDArray[np.float32], t: float) -> Box | None:
+        """Draws the arm, palm and fingers (lit as the scene is) and their shadow onto ``img``; returns the box of
+        the pixels it changed (None: it has gone). Only that box is worked on: the blurs of the hand's outline
+        are taken over crops (:func:`blurred_over`), so that each pixel comes out as over the whole frame."""
         at = self.where(t)
         if at is None:
-            return
+            return None
         x, y = at
         ang = math.atan2(self.over[1] - self.start[1], self.over[0] - self.start[0])
         s = self.scale
+        size = img.shape[1], img.shape[0]
         mask = np.zeros(img.shape[:2], np.uint8)
         end = (round(x - math.cos(ang) * 900 * s), round(y - math.sin(ang) * 900 * s))
         cv2.line(mask, end, (round(x), round(y)), 255, max(2, round(70 * s)))
@@ -168,9 +171,70 @@ class Hand:
             fy = y + math.sin(ang) * 60 * s + math.cos(ang) * off
             cv2.ellipse(mask, (round(fx), round(fy)), (round(35 * s), round(9 * s)), math.degrees(ang), 0, 360, 255,
                         -1)
-        cover = cv2.GaussianBlur(mask, (0, 0), 1.0).astype(np.float32) / 255.0
-        shade = cv2.GaussianBlur(np.roll(cover, (round(25 * s), round(15 * s)), axis=(0, 1)), (0, 0), 12 * s + 1)
-        img *= (1.0 - 0.45 * shade)[..., None]
-        img *= (1.0 - cover)[..., None]
-        shading = 0.8 + 0.2 * cv2.GaussianBlur(cover, (0, 0), 8 * s + 1)
-        img += (cover * shading)[..., None] * np.asarray(self.skin, np.float32)
+        edge = np.asarray(cv2.GaussianBlur(mask, (0, 0), 1.0), np.uint8)
+        on = _nonzero_box(edge)
+        if on is None:
+            return None
+        # the cover (0..1) is edge / 255, worked out over the crops alone (elementwise: the same numbers)
+        rolled = np.asarray(np.roll(edge, (round(25 * s), round(15 * s)), axis=(0, 1)), np.uint8)
+        sigma = 12 * s + 1
+        shaded = _nonzero_box(rolled)
+        touched = on
+        if shaded is not None:   # outside its reach the shadow's blur is 0, and the scene stays as it is
+            near = grown(shaded, reach(sigma), size)
+            shade = blurred_over(rolled, sigma, near)
+            view = img[near[1]:near[3], near[0]:near[2]]
+            view *= (1.0 - 0.45 * shade)[..., None]
+            touched = union(touched, near)
+        x0, y0, x1, y1 = on
+        view = img[y0:y1, x0:x1]
+        here = edge[y0:y1, x0:x1].astype(np.float32) / 255.0
+        view *= (1.0 - here)[..., None]
+        shading = 0.8 + 0.2 * blurred_over(edge, 8 * s + 1, on)
+        view += (here * shading)[..., None] * np.asarray(self.skin, np.float32)
+        return touched
+
+
+Box = tuple[int, int, int, int]   # x0, y0, x1, y1: pixels from x0 and y0 up to (not including) x1 and y1
+
+# A crop starts and ends on a multiple of LANES pixels across (or at the frame's edge): OpenCV's vectorised
+# filters then take each pixel in the same lane as over the whole frame, and a crop's blur is the frame's bit
+# for bit (a crop on other columns differs by a rounding in the last bit: tests/test_camera_frames.py)
+LANES = 32
+
+
+def reach(sigma: float) -> int:
+    """How far (pixels) OpenCV's Gaussian blur of ``sigma`` reaches on a float image: its kernel's half width
+    (``round(8 sigma + 1) | 1`` wide), or a pixel more."""
+    return math.ceil(4 * sigma) + 1
+
+
+def grown(box: Box, by: int, size: tuple[int, int]) -> Box:
+    """``box`` grown by ``by`` pixels on every side, within a frame of ``size`` (w, h)."""
+    x0, y0, x1, y1 = box
+    return max(0, x0 - by), max(0, y0 - by), min(size[0], x1 + by), min(size[1], y1 + by)
+
+
+def union(a: Box, b: Box) -> Box:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _nonzero_box(img: npt.NDArray[np.uint8]) -> Box | None:
+    x, y, w, h = cv2.boundingRect(img)
+    return None if w == 0 or h == 0 else (x, y, x + w, y + h)
+
+
+def blurred_over(src: npt.NDArray[np.float32] | npt.NDArray[np.uint8], sigma: float,
+                 box: Box) -> npt.NDArray[np.float32]:
+    """``cv2.GaussianBlur(src, (0, 0), sigma)`` over ``box`` alone, as it is over the whole of ``src`` (its
+    border reflected at the frame's edges): blurred from a crop that reaches past ``box`` as far as the kernel.
+    A uint8 ``src`` is a coverage: its crop is blurred as ``src / 255`` (float32) would be."""
+    h, w = src.shape[:2]
+    x0, y0, x1, y1 = box
+    r = reach(sigma)
+    cx0, cx1 = max(0, x0 - r) // LANES * LANES, min(w, -(-(x1 + r) // LANES) * LANES)
+    cy0, cy1 = max(0, y0 - r), min(h, y1 + r)
+    part = src[cy0:cy1, cx0:cx1]
+    crop = part.astype(np.float32) / 255.0 if part.dtype == np.uint8 else np.ascontiguousarray(part, np.float32)
+    out = cv2.GaussianBlur(crop, (0, 0), sigma)
+    return np.asarray(out[y0 - cy0:y1 - cy0, x0 - cx0:x1 - cx0], np.float32)
