@@ -82,3 +82,16 @@ def test_a_new_game_begun_while_a_shot_is_out_owes_that_shot_nothing():
     assert not t.shooting
     t.start_round()
     assert t.status()["owed"]["reason"] == "deal" and not t.shooting
+
+
+def test_the_score_sheet_a_status_gives_is_a_copy_the_reader_cannot_change_the_game_through():  # G-ELIM
+    from tests.test_table_scoring import go_out, new_game as extreme_game
+    t = extreme_game(4, scoring="elimination", limit=100)
+    go_out(t, 1)
+    for seat, points in {2: 10, 3: 100, 4: 10}.items():
+        t.score(seat, points)
+    rows = t.status()["rounds"]
+    assert rows[0]["out"] == [3]
+    rows[0]["out"].append(4)
+    rows[0]["points"]["2"] = 0
+    assert t.status()["rounds"][0]["out"] == [3] and t.status()["rounds"][0]["points"]["2"] == 10

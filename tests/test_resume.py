@@ -218,6 +218,15 @@ def test_an_interrupted_entry_is_still_reported_after_another_restart_until_it_i
     assert statuses(console(cut, ["status"]))[0]["interrupted"] is None
 
 
+def test_a_command_that_leaves_the_interrupted_entry_owed_leaves_it_reported(tmp_path):
+    cut = cut_mid_shot(tmp_path, MID["classic"][:7], "press")
+    out = console(cut, ["give seat=3 cards=2", "status"])   # another seat's cards: seat 2's entry is still owed
+    assert [o["ok"] for o in out if o.get("reply") == "give"] == [True]
+    game = statuses(out)[0]
+    assert game["interrupted"] == {"seat": 2, "reason": "draw-two", "planned": 2, "counted": 0, "hand": 6}
+    assert any(entry["seat"] == 2 and entry["reason"] == "draw-two" for entry in game["queue"])
+
+
 def test_an_interrupted_deal_is_reported_and_one_press_deals_the_rest(tmp_path):
     cut = cut_mid_shot(tmp_path, ["game new players=3 dealer=1 variant=classic"], "round start")
     out = console(cut, ["status", "press", "status"])

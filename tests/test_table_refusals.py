@@ -88,8 +88,8 @@ def test_last_is_a_flag_and_anything_else_is_refused_in_words(elim):
 
 
 def test_a_saved_play_holds_the_game_before_it_one_level_deep_only():
-    """The last play a game keeps (undo and a catch look back one play): its ``before`` holds no last play of its own, so
-    a state file cannot nest games without end."""
+    """The last play a game keeps (undo and a catch look back one play): its ``before`` holds no last play of
+    its own, so a state file cannot nest games without end."""
     import copy
     import json
 
