@@ -107,8 +107,13 @@ class Gate:
         self._deck_of: str | None = None
         self._last: Read | None = None       # the last read let through
         self._taken: Read | None = None      # the read of the card being taken back, until it is gone
+        self.blind = False   # a deck is being learned on the pump's thread: no frame is taken meanwhile
 
     def ask(self, what: str, record: Edition | None = None) -> None:
+        if what == "settle" and self.blind:
+            # asked while no frame is taken (a new game while the deck is learned from rendered cards, seconds):
+            # the view it means is the last one seen; the next one may already hold the game's first card
+            what = "settle on last"
         self.asked.append((what, record))
         if self.wake is not None:
             self.wake()
@@ -118,9 +123,15 @@ class Gate:
         while self.asked:
             what, record = self.asked.popleft()
             if what == "deck" and record is not None and record.key != self._deck_of:
-                self.watcher.deck, self._deck_of = self.decks(record), record.key
+                self.blind = True
+                try:
+                    self.watcher.deck, self._deck_of = self.decks(record), record.key
+                finally:
+                    self.blind = False
             elif what == "settle":
                 self.watcher.settle()
+            elif what == "settle on last":
+                self.watcher.settle_on_last()
             elif what == "settle if moving":
                 after = True   # moving as this frame shows the pile: the frame first, then the ask
             elif what == "prime":

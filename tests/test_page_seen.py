@@ -27,12 +27,13 @@ from tests.page_rig import (  # noqa: F401 - fixtures: the module's phones and p
 from tests.test_page_play import SPEECH, Words, shot, spoken
 from tests.test_web_browser import Server
 
-# Skipped until the recogniser reads a lone card on a bare table every time: in a CI run on a busy machine both
-# tests waited in vain for the first `seen` (the card put down was not read), though they passed in the run
-# before. Run them by hand with UNO_SHOOTER_CAMERA_PAGE=1.
+# Skipped by default: the lone card on a bare table is read now (tests/test_vision_watcher.py, test_pile_camera.py),
+# but these tests put a card down right after `game new`, and a card put down within about half a second of the
+# settle a new game asks for is taken for part of the new view, not read (docs/vision.md, limits). On a quiet
+# machine one of the two then waits in vain for its `seen`. Run them by hand with UNO_SHOOTER_CAMERA_PAGE=1.
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not os.environ.get("UNO_SHOOTER_CAMERA_PAGE"),
-                                 reason="the camera's sheet: flaky while a lone card on a bare table is sometimes "
+                                 reason="the camera's sheet: a card put down within half a second of game new is "
                                         "not read (UNO_SHOOTER_CAMERA_PAGE=1 runs it)")]
 READ = 60   # s: the first read waits for the deck learned from rendered cards (about 20 s here, more when busy)
 SHEET = {"sheet": "#seen button", "circle": "#circle"}

@@ -246,3 +246,25 @@ def test_the_lazy_simulated_camera_renders_while_a_hand_is_over_the_pile_and_unt
     rest = frames(clock.now() + 3.0)
     assert rest and rest == [round(3.0 + 0.2 * (k + 7), 1) for k in range(len(rest))]   # on, till it can settle
     assert rest[-1] >= 4.2 + 0.4 and clock.now() - rest[-1] > 1.0                      # then asleep again
+
+
+def test_a_game_begun_and_a_card_put_down_while_the_deck_is_learned_is_read(table):
+    """On the real clock the pump's thread takes no frame while it learns a deck from rendered cards (seconds),
+    and the table goes on: a new game asks the watcher to settle, and its first card may land meanwhile. The
+    view that settle means is the last one seen before, so the card is read (it once became the reference)."""
+    t = table()
+    gate = t.app.camera.gate
+    learn, said = gate.decks, []
+
+    def learning_while_the_table_plays(record):
+        assert gate.blind
+        # the loop's thread meanwhile (here called in line, as the loop would): a game begun, its first card down
+        for line in ("game new players=3", "round start first=3"):
+            t.app.controller.handle_line(line, said.append)
+        t.world.put_on_pile(Card("number", "green", 5))
+        return learn(record)
+    gate.decks = learning_while_the_table_plays
+    t.wait(0.5)
+    assert [r["ok"] for r in said] == [True, True] and not gate.blind
+    [camera] = t.wait(2.0)
+    assert camera["line"] == "play 5 seat=2" and camera["reply"]["ok"], camera

@@ -99,6 +99,15 @@ class PileWatcher:
             return
         self._primed, self._checked = True, False
 
+    def settle_on_last(self) -> None:
+        """The pile changed without a card put down while no frame was taken (the deck was being learned): the
+        last view seen before then is the reference, so a card put down since is read by the change it makes,
+        not taken for the view the change led to."""
+        if self._last is None:
+            self._primed = False   # the first view, the one taken before the learning, is the reference as it is
+            return
+        self._reference, self._primed, self._checked = self._last, False, True
+
     def take_back(self) -> None:
         """The last card read is being taken back (a wrong card): the view before it is the reference again, so
         the card it uncovers is no new card (and one put down meanwhile is)."""
