@@ -107,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
                                "table learns each one from the simulated camera's frames (report auto; an unsure "
                                "read is confirmed with one tap). Each JSON line adds \"vision\": reads, correct, "
                                "wrong, unsure, missed, and \"error\" (null: the game stayed in step with the "
-                               "cards). Needs the vision extra; slow: an Extreme game took about 15 s of CPU time here "
+                               "cards). Needs the vision extra; slow: an Extreme game took about 20 s of CPU time here "
                                "(docs/vision.md)")
 
     _bringup_parsers(sub)

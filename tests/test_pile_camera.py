@@ -110,18 +110,28 @@ def test_the_dealers_first_card_is_no_play_however_late_it_settles(table):
     assert t.app.controller.table.status()["current"] == 2
 
 
-def test_a_wrong_card_taken_back_uncovers_no_play_and_the_next_card_is_read(table):
-    t = table()
+def wrong_card_played(t: Table) -> None:
+    """A round begun and seat 2's red 3 read and played, then owed for as a wrong card (P-WRONG)."""
     t.extreme_round()
     t.wait()
     [camera] = t.put(Card("number", "red", 3))
     assert camera["line"] == "play 3 seat=2"
     assert t.send("penalty wrong-card seat=2")["ok"]
-    t.world.take_from_pile()                     # the green 3 shows again: not a play
+
+
+def taken_back_and_the_next_card_read(t: Table) -> None:
+    """The wrong card taken back (the green 3 shows again: no play), its presses, and the next card read."""
+    t.world.take_from_pile()
     assert t.wait(3.0) == [] and t.reads() == 1
     assert t.send("press")["ok"] and t.send("press")["ok"]
     [camera] = t.put(Card("number", "green", 7))
     assert camera["line"].startswith("play 7 seat=") and camera["reply"]["ok"]
+
+
+def test_a_wrong_card_taken_back_uncovers_no_play_and_the_next_card_is_read(table):
+    t = table()
+    wrong_card_played(t)
+    taken_back_and_the_next_card_read(t)
 
 
 def test_flips_pile_turned_over_is_no_play(table):
@@ -188,19 +198,11 @@ def test_a_wrong_card_seen_again_before_it_is_taken_back_is_no_play(table):
     # the penalty comes first, the card is taken back after it: meanwhile a hand passes over the pile, and the
     # view that settles again still shows the wrong card, which is no new card; nor is the one it then uncovers
     t = table()
-    t.extreme_round()
-    t.wait()
-    [camera] = t.put(Card("number", "red", 3))
-    assert camera["line"] == "play 3 seat=2"
-    assert t.send("penalty wrong-card seat=2")["ok"]
+    wrong_card_played(t)
     t.app.camera.camera.camera.reach_over()
     assert t.wait(3.0) == [] and t.reads() == 1
     assert t.app.camera.gate.dropped == 1
-    t.world.take_from_pile()
-    assert t.wait(3.0) == [] and t.reads() == 1
-    assert t.send("press")["ok"] and t.send("press")["ok"]
-    [camera] = t.put(Card("number", "green", 7))
-    assert camera["line"].startswith("play 7 seat=") and camera["reply"]["ok"]
+    taken_back_and_the_next_card_read(t)
 
 
 def test_a_play_typed_before_the_camera_read_the_card_is_not_read_again_as_the_next_seats(table):
@@ -248,18 +250,22 @@ def test_the_lazy_simulated_camera_renders_while_a_hand_is_over_the_pile_and_unt
     assert rest[-1] >= 4.2 + 0.4 and clock.now() - rest[-1] > 1.0                      # then asleep again
 
 
-def test_a_game_begun_and_a_card_put_down_while_the_deck_is_learned_is_read(table):
+@pytest.mark.parametrize("asked_before", [False, True], ids=["learning", "before-and-while-learning"])
+def test_a_game_begun_and_a_card_put_down_while_the_deck_is_learned_is_read(table, asked_before):
     """On the real clock the pump's thread takes no frame while it learns a deck from rendered cards (seconds),
     and the table goes on: a new game asks the watcher to settle, and its first card may land meanwhile. The
-    view that settle means is the last one seen before, so the card is read (it once became the reference)."""
+    view that settle means is the last one seen before, so the card is read (it once became the reference).
+    ``asked_before``: a game was also begun before the camera's first frame (its settle waits for that frame)."""
     t = table()
     gate = t.app.camera.gate
+    if asked_before:
+        t.app.controller.handle_line("game new players=3", lambda reply: None)
     learn, said = gate.decks, []
 
     def learning_while_the_table_plays(record):
         assert gate.blind
         # the loop's thread meanwhile (here called in line, as the loop would): a game begun, its first card down
-        for line in ("game new players=3", "round start first=3"):
+        for line in ("game new players=3 force", "round start first=3"):
             t.app.controller.handle_line(line, said.append)
         t.world.put_on_pile(Card("number", "green", 5))
         return learn(record)

@@ -253,10 +253,6 @@ def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
 
 
-def _mean_symbol(deck: Deck) -> npt.NDArray[np.float64]:
-    return _unit(np.mean([f.symbol[4:-4, 4:-4] for f in deck.faces], axis=0))
-
-
 def _shorn(v: npt.NDArray[np.float32], mean: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """``v`` as a unit vector without its part along the deck's mean symbol."""
     a = _unit(v)
@@ -324,7 +320,7 @@ def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> l
 def _apart(deck: Deck, one: Face, other: Face) -> float:
     """How unlike two faces' learned symbols are (1 less their correlation, as :func:`_scores` takes it): the
     most a match can lead the other face by."""
-    mean = _mean_symbol(deck)
+    mean = _matching(deck).means[0.0]   # the mean of the symbols as learned (BLURS[0]: not blurred)
     return 1.0 - float(_shorn(one.symbol[4:-4, 4:-4], mean) @ _shorn(other.symbol[4:-4, 4:-4], mean))
 
 
