@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from .dealer import Dealer
 from .dispatch import Reply
-from .errors import BadArgument, Busy, ShooterError, WrongPhase
+from .errors import BadArgument, Busy, ErrorCode, ShooterError, WrongPhase, command_error
 from .events import Broadcast, Event
 from .launcher import Launcher, Shot
 from .protocol import whole_number
@@ -108,11 +108,21 @@ def game_new(desk: Desk, players: int, dealer: str | None = None, force: bool = 
     desk.changed(events)
 
 
+_NO_DEAL = frozenset({ErrorCode.LID_OPEN, ErrorCode.JAMMED, ErrorCode.FAULT})
+
+
 def round_start(desk: Desk, first: str | None = None, dealer: int | None = None,
                 cards: int | None = None) -> None:
     if desk.table.game is not None and desk.table.game.exact and desk.dealer.in_flight():
         # a shot of the game before still coming out would be counted to this deal
         raise Busy("the shooter is still serving the last shot; start the round when it is done")
+    if desk.table.game is not None and desk.table.game.exact:
+        # the deal is shot at once: with the lid open, a jam or a fault it is refused as a press is (EDITIONS,
+        # round start), so nothing is dealt into an open shooter; an empty magazine is no reason, since the
+        # round declares the deck just loaded
+        refusal = desk.launcher.refusal(owed=True)
+        if refusal is not None and refusal[0] in _NO_DEAL:
+            raise command_error(*refusal)
     desk.changed(desk.table.start_round(first, dealer=dealer, cards=cards))
     game = desk.table.game
     if game is not None and game.exact:
