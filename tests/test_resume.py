@@ -227,6 +227,18 @@ def test_a_command_that_leaves_the_interrupted_entry_owed_leaves_it_reported(tmp
     assert any(entry["seat"] == 2 and entry["reason"] == "draw-two" for entry in game["queue"])
 
 
+def test_a_give_after_the_resume_queues_behind_the_interrupted_entry(tmp_path):
+    """The one order of service: the entry whose shot was out when the power went stays at the head, so the cards
+    the next press shoots are the ones the table was told were coming (not the give's)."""
+    cut = cut_mid_shot(tmp_path, MID["classic"][:7], "press")   # seat 2's draw-two was being shot
+    out = console(cut, ["give seat=3 cards=2", "status", "press", "status"])
+    queued, served = statuses(out)
+    assert [(e["seat"], e["reason"]) for e in queued["queue"]] == [(2, "draw-two"), (3, "give")]
+    assert [o["seat"] for o in out if o.get("reply") == "press"] == [2]
+    assert served["hands"]["2"] == 8 and served["interrupted"] is None
+    assert [(e["seat"], e["reason"]) for e in served["queue"]] == [(3, "give")]
+
+
 def test_an_interrupted_deal_is_reported_and_one_press_deals_the_rest(tmp_path):
     cut = cut_mid_shot(tmp_path, ["game new players=3 dealer=1 variant=classic"], "round start")
     out = console(cut, ["status", "press", "status"])
