@@ -272,5 +272,6 @@ def test_a_ten_seat_counting_game_s_hands_are_taken_in_in_seat_order_whatever_th
     data = snapshot(t.game, t.phase)
     data["counting"]["hands"] = _reversed({str(s): 20 - s for s in range(1, 11)})
     game, _ = load_snapshot(data)
+    assert game.hands is not None
     assert list(game.hands) == list(range(1, 11))
     assert game.hands[10] == 10
