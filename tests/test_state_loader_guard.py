@@ -82,7 +82,7 @@ REFUSED = [
     ('a-field-missing', 'over', [(('limit',), DELETE)],
      'Saved table state: game.limit is missing.'),
     ('a-field-unknown', 'over', [(('colour',), 'red')],
-     "Saved table state: game.colour is not a field of a extreme game's state."),
+     "Saved table state: game.colour is not a field of the state of a game of variant extreme."),
     ('family-part-not-an-object', 'over', [(('extreme',), [])],
      'Saved table state: game.extreme must be an object with edition, last_play.'),
     ('family-part-a-field-short', 'classic', [(('counting', 'deck'), DELETE)],

@@ -82,7 +82,7 @@ def test_a_version_1_extreme_game_keeps_loading_whatever_uno_penalty_its_options
 def test_a_version_1_field_of_the_other_family_that_holds_something_is_named_not_dropped():
     data = json.loads((SAVED / "v1-extreme-mid.json").read_text())
     data["game"]["hands"] = {"1": 7, "2": 7, "3": 7}   # counted hands in an Extreme game: not a game v1 wrote
-    with pytest.raises(StateFileError, match=r"game\.hands is not a field of a extreme game's state"):
+    with pytest.raises(StateFileError, match=r"game\.hands is not a field of the state of a game of variant extreme"):
         Table.from_dict(data)
 
 
