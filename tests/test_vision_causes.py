@@ -67,7 +67,7 @@ def test_flip_purple_and_pink_under_a_light_the_sensor_clips_are_read_sure(colou
     for seed in SEEDS:
         rng = random.Random(f"clipped-{colour}-{seed}")
         face = rng.choice(dark)
-        reads, camera = put_down(deck, FLIP, [(face, colour)], warm_bright(rng), rng)
+        reads, _camera = put_down(deck, FLIP, [(face, colour)], warm_bright(rng), rng)
         got.append((face.name, [(r.card, r.colour, r.confidence, r.unsure) for r in reads]))
     wrong = [(name, reads) for name, reads in got if [(c, k, u) for c, k, _, u in reads] != [(name, colour, False)]]
     assert not wrong, f"{colour} under a clipped white, not read once and sure: {wrong}"
@@ -83,7 +83,7 @@ def test_a_card_put_down_while_a_hand_is_over_the_last_one_is_read_by_itself():
     for seed in SEEDS:
         rng = random.Random(f"two-{seed}")
         first, second = rng.choice(faces), rng.choice(faces)
-        reads, camera = put_down(deck, ALL_WILD, [(first, None), (second, None)], Conditions.draw(HELD_OUT, rng),
+        reads, _camera = put_down(deck, ALL_WILD, [(first, None), (second, None)], Conditions.draw(HELD_OUT, rng),
                                  rng, hand_between=True)
         got = [(r.card, r.unsure) for r in reads]
         if got != [(second.name, False)]:

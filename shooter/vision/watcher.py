@@ -228,7 +228,7 @@ def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.ND
     if (change & inside).sum() < 0.5 * inside.sum():
         return None
     h, w = view.shape[:2]
-    before = cv2.resize(np.clip(reference, 0, 255).astype(np.uint8), (w, h), interpolation=cv2.INTER_LINEAR)
+    before = np.asarray(cv2.resize(np.clip(reference, 0, 255).astype(np.uint8), (w, h)), np.uint8)
     old = still_outline(before, least)
     # the same card where it lay: each corner near one of the old outline's (which end is first may differ)
     if old is not None and float(np.linalg.norm(old[None] - quad[:, None], axis=2).min(axis=1).max()) \
