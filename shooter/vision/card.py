@@ -199,23 +199,67 @@ def features(card: Image) -> Features:
         bright = pool.max(axis=1)
         white = np.median(pool[bright >= np.percentile(bright, 70)], axis=0)
     white = np.maximum(white, 12.0)
-    ratio = img / white
-    least = ratio.min(axis=2)
+    # the field's ink as the camera gives it (the field clear of its edge, the symbol and the corner marks; the
+    # median: a speck of glare or of the table is outvoted)
+    field = np.zeros((h, w), bool)
+    field[EDGE + 2:h - EDGE - 2, EDGE + 2:w - EDGE - 2] = True
     x0, x1, y0, y1 = SYMBOL
+    field[y0:y1, x0:x1] = False
+    for mx0, mx1, my0, my1 in MARKS:
+        field[my0:my1, mx0:mx1] = False
+    ink_levels = np.median(img[field], axis=0)
+    # the symbol is white as the border is (clipped alike): measured against the white as seen
+    least = (img / white).min(axis=2)
     # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
     # then blurred to one sharpness whatever the camera's focus and distance
     middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
     strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
     symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR).astype(np.float32)
-    # the field's ink: the field clear of its edge, the symbol and the corner marks (the median: a speck of
-    # glare or of the table is outvoted)
-    field = np.zeros((h, w), bool)
-    field[EDGE + 2:h - EDGE - 2, EDGE + 2:w - EDGE - 2] = True
-    field[y0:y1, x0:x1] = False
-    for mx0, mx1, my0, my1 in MARKS:
-        field[my0:my1, mx0:mx1] = False
-    ink = np.median(ratio[field], axis=0)
+    ink = ink_levels / _unclipped_white(img, white, np.median(img[ring], axis=0), ink_levels)
     return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol)
+
+
+CLIPPED = 250.0   # a border's white this bright (of the sensor's 255, less its noise) may be brighter than seen
+BAND = 2, 11      # the rows (columns) of the straightened card, from its edge, that hold the border-to-field edge
+# the stretch of each side's band looked at, clear of the rounded corners and the corner marks (top left and
+# bottom right): top, right, bottom, left, from the side's start
+BAND_SPANS = ((26, 72), (8, 94), (8, 54), (30, 116))
+
+
+def _unclipped_white(img: npt.NDArray[np.float32], white: npt.NDArray[np.float32], middling: npt.NDArray[np.float32],
+                     ink: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The border's white (``white``; ``middling``: its median) with each channel the sensor clipped (a bright
+    warm light: the white's red is more than 255 can say, so the ink's red measured against 255 comes out too
+    high and a purple turns to pink) worked out from the edge between the border and the field. A pixel there
+    mixes the border's white and the field's ink in one proportion in every channel (the lens's blur and the
+    pixel's area do it before the sensor clips), so in the pixels where a clipped channel is not clipped, its
+    rise from the ink over the least clipped channel's rise is the white's over the ink's in the one over the
+    other. Channels not clipped, or
+    with no such pixels (no blur, an ink as bright as the white), are kept as seen."""
+    clipped = white >= CLIPPED
+    ref = int(np.argmin(middling))                   # the least clipped channel (by the border's median)
+    if not clipped.any() or middling[ref] >= CLIPPED:
+        return white                                 # nothing clipped, or nothing else to go by
+    span = float(white[ref] - ink[ref])
+    if span < 40.0:                                  # an ink as bright as the white there: no edge to go by
+        return white
+    h, w = img.shape[:2]
+    lo, hi = BAND
+    (t0, t1), (r0, r1), (b0, b1), (l0, l1) = BAND_SPANS
+    band = np.concatenate([img[lo:hi, t0:t1].reshape(-1, 3), img[r0:r1, w - hi:w - lo].reshape(-1, 3),
+                           img[h - hi:h - lo, b0:b1].reshape(-1, 3), img[l0:l1, lo:hi].reshape(-1, 3)])
+    rise = band - ink
+    share = rise[:, ref] / span                      # how much of the white the pixel holds
+    out = white.copy()
+    for c in np.nonzero(clipped)[0]:
+        if c == ref:
+            continue
+        mixed = (share > 0.2) & (share < 0.9) & (band[:, c] < CLIPPED - 10) & (band[:, ref] < CLIPPED - 10)
+        if mixed.sum() < 12:
+            continue
+        seen = float(np.median(rise[mixed, c] / rise[mixed, ref]))
+        out[c] = max(float(white[c]), float(ink[c]) + seen * span)
+    return out
 
 
 def turned(symbol: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -179,6 +179,11 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
         fitted = None if start is None else refined(view, start)
         if fitted is not None:
             return fitted, True
+    # two cards put down with no still view between them (a hand passed over the first): the change is both, of
+    # no card's shape; the newest lies whole on top and is read (the one under it is missed)
+    fitted = _newest_of_two(view, mask, reference, settings)
+    if fitted is not None:
+        return fitted, True
     return None if quad is None else (quad, False)
 
 
@@ -205,6 +210,31 @@ def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchS
     inside = np.zeros(change.shape, np.uint8)
     cv2.fillConvexPoly(inside, np.round((quad + 0.5) / settings.shrink - 0.5).astype(np.int32), 1)
     return quad if (change & inside).sum() >= 0.9 * change.sum() else None
+
+
+def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.NDArray[np.float32],
+                   settings: WatchSettings) -> Quad | None:
+    """The top card when the change reaches past it: most of that card changed, and it was not the top card
+    before (a hand's shadow or a hand at rest over the old top card changes it, but it lay there before)."""
+    if change.sum() < settings.min_card_share * change.size:
+        return None
+    least = settings.min_card_share * view.shape[0] * view.shape[1]
+    quad = still_outline(view, least)
+    if quad is None:
+        return None
+    small = np.round((quad + 0.5) / settings.shrink - 0.5).astype(np.int32)
+    inside = np.zeros(change.shape, np.uint8)
+    cv2.fillConvexPoly(inside, small, 1)
+    if (change & inside).sum() < 0.5 * inside.sum():
+        return None
+    h, w = view.shape[:2]
+    before = np.asarray(cv2.resize(np.clip(reference, 0, 255).astype(np.uint8), (w, h)), np.uint8)
+    old = still_outline(before, least)
+    # the same card where it lay: each corner near one of the old outline's (which end is first may differ)
+    if old is not None and float(np.linalg.norm(old[None] - quad[:, None], axis=2).min(axis=1).max()) \
+            < 4.0 * settings.shrink:
+        return None
+    return refined(view, quad)
 
 
 CHROMA_FULL = 0.12   # an ink this far from grey (its ratio to the white, less its mean) is surely coloured
