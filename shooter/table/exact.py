@@ -40,9 +40,9 @@ class ExactRules(TableBase):
 
         The entries are served and credited in one defined order. The dealer's own shots (the deal,
         the first card) come first, then an entry that is being shot (a shot in flight, ``shooting``, or one
-        cut short by a stop, ``interrupted``) or was shot in part (``served``): no entry goes ahead of those, as the cards coming out are theirs. Behind
-        them a penalty or a `give` goes to the front (``penalty_queue``, behind earlier ones), anything else
-        to the back."""
+        cut short by a stop, ``interrupted``) or was shot in part (``served``): no entry goes ahead of those, as
+        the cards coming out are theirs. Behind them a penalty or a `give` goes to the front (``penalty_queue``,
+        behind earlier ones), anything else to the back."""
         entry = Owed(seat, 1, reason, seat, cards=cards, exact=True)
         queue = self._game.queue
         pinned = 0
