@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from shooter.errors import BadArgument
-from shooter.table.cards import CARDS, count_hand, hand_points, parse_card
+from shooter.table.cards import CARDS, _digits, count_hand, deck_points, hand_points, parse_card
 
 NAMES = "1..9, number, hit2, reverse, skip, discard-all, wild, extreme-hit, hit4, blank"
 
@@ -82,3 +82,15 @@ def test_count_hand_counts_each_card_once_against_its_own_limit() -> None:
     assert seen == [("number", 5), ("number", 5), ("skip", None)]
     with pytest.raises(BadArgument, match=r"^The d deck holds only 1 of card skip\.$"):
         count_hand([("skip", None), ("skip", None)], deck="d", copies=copies, points=lambda name: 20)
+
+
+def test_a_whole_decks_points() -> None:
+    # docs/rules.md "Cards": 8 of each digit 1..9 (360), and the counts times the points of the others
+    assert deck_points("2016") == 360 + 8 * 20 + 4 * 20 + 8 * 20 + 8 * 30 + 4 * 50 + 4 * 50 + 1 * 40 + 3 * 50
+    assert deck_points("2010") == 360 + 8 * 20 + 8 * 20 + 8 * 20 + 8 * 30 + 4 * 50 + 4 * 50
+
+
+def test_the_digits_range_of_a_deck_with_no_number_cards_is_empty() -> None:
+    # the hint of the number cards' refusal; a house deck of the Extreme family may hold no number cards
+    assert _digits([]) == ""
+    assert _digits([7, 1, 3]) == "1..7"
