@@ -433,7 +433,8 @@ class _Loader:
         missing, unknown = keys - set(data), set(data) - keys
         if missing or unknown:
             key = sorted(missing or unknown)[0]
-            self.fail(key, "is missing" if missing else f"is not a field of the state of a game of variant {game.variant}")
+            self.fail(key, "is missing" if missing
+                      else f"is not a field of the state of a game of variant {game.variant}")
         players = self.whole(data, "players", MIN_SEATS, MAX_SEATS)
         def seat(key: str) -> int | None:
             return self.whole_or_none(data, key, 1, players)
