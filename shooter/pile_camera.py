@@ -31,6 +31,7 @@ asks (:class:`Gate`), and the watcher carries it out before its next frame.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Callable
@@ -94,46 +95,47 @@ class Decks:
 
 
 class Gate:
-    """The pile watcher as the pump feeds it, with what the table asked of it since the last frame (reset,
-    prime, take back, another edition's deck), carried out before the frame is read."""
+    """The pile watcher as the pump feeds it, with what the table asked of it (settle, prime, take back, another
+    edition's deck), each ask carried out between the frames it falls between on the one clock: before the first
+    frame taken after it, on the views seen before it.
+
+    So an ask means the pile as it lay when it was asked, however late the pump gets to it: a frame taken before
+    it (its time is taken with it) is read first, even when the ask waited for a deck to be learned (seconds on
+    the pump's thread, no frame taken meanwhile), and a card put down after it is a new card."""
 
     def __init__(self, watcher: PileWatcher, decks: Callable[[Edition], Deck | None], *,
-                 wake: Callable[[], None] | None = None) -> None:
+                 clock: Callable[[], float], wake: Callable[[], None] | None = None) -> None:
         self.watcher = watcher
         self.decks = decks
+        self.clock = clock   # the loop's: the time of each ask, on the clock the frames are taken by
         self.wake = wake   # a lazy camera's (WorldCamera.wake): frames again, so that what is asked is done
-        self.asked: deque[tuple[str, Edition | None]] = deque()   # appended on the loop, taken on the pump's thread
+        # (when, what, the edition of a deck): appended on the loop, taken on the pump's thread, in time order
+        self.asked: deque[tuple[float, str, Edition | None]] = deque()
         self.dropped = 0   # reads of a card being taken back, still where it lay
         self._deck_of: str | None = None
         self._last: Read | None = None       # the last read let through
         self._taken: Read | None = None      # the read of the card being taken back, until it is gone
-        self.blind = False   # a deck is being learned on the pump's thread: no frame is taken meanwhile
+        self._play_began = -math.inf   # when play last began (written on the loop only)
 
     def ask(self, what: str, record: Edition | None = None) -> None:
-        if what == "settle" and self.blind:
-            # asked while no frame is taken (a new game while the deck is learned from rendered cards, seconds):
-            # the view it means is the last one seen; the next one may already hold the game's first card
-            what = "settle on last"
-        self.asked.append((what, record))
+        at = self.clock()
+        if what == "play begins":
+            self._play_began = at
+        self.asked.append((at, what, record))
         if self.wake is not None:
             self.wake()
 
     def feed(self, frame: Any, now: float) -> Read | None:
-        after = False
-        while self.asked:
-            what, record = self.asked.popleft()
+        """The watcher's read of ``frame``, taken at ``now``, after what was asked before it."""
+        while self.asked and self.asked[0][0] <= now:
+            at, what, record = self.asked.popleft()
             if what == "deck" and record is not None and record.key != self._deck_of:
-                self.blind = True
-                try:
-                    self.watcher.deck, self._deck_of = self.decks(record), record.key
-                finally:
-                    self.blind = False
+                self.watcher.deck, self._deck_of = self.decks(record), record.key
             elif what == "settle":
                 self.watcher.settle()
-            elif what == "settle on last":
-                self.watcher.settle_on_last()
-            elif what == "settle if moving":
-                after = True   # moving as this frame shows the pile: the frame first, then the ask
+            elif what in ("new game", "play begins"):
+                # the pile as it lay then is the reference if it lay still; else the view it settles to
+                self.watcher.settle_unless_still(at)
             elif what == "prime":
                 self.watcher.prime()
             elif what == "take back":
@@ -142,10 +144,8 @@ class Gate:
             if what == "deck":
                 self._taken = None
         read = self.watcher.feed(frame, now)
-        if after:
-            if read is not None:
-                return None   # what settled in this very frame is what lay there when asked
-            self.watcher.settle(if_moving=True)
+        if read is not None and now < self._play_began:
+            return None   # settled in a frame taken before play began, read after: it lay there then, no play
         if read is not None and self._taken is not None:
             taken, self._taken = self._taken, None
             if same_place(read, taken):
@@ -240,7 +240,7 @@ class PileCamera:
         if isinstance(camera, WorldCamera):   # a lazy camera renders until the watcher can have settled: still
             camera.quiet = watcher.settings.settle_s + interval + 0.01   # for settle_s, seen a frame later
         self.controller = controller
-        self.gate = Gate(watcher, decks, wake=getattr(camera, "wake", None))
+        self.gate = Gate(watcher, decks, clock=loop.clock.now, wake=getattr(camera, "wake", None))
         self.pump = FramePump(camera, self.gate, loop=loop, deliver=self._deliver, interval=interval, log=log)
         self.on_read: Callable[[Read], None] | None = None
         self.dropped = 0          # reads out of a round's play
@@ -264,11 +264,13 @@ class PileCamera:
             return
         if name == EventName.GAME:
             self.gate.ask("deck", self.controller.table.record)
-            self.gate.ask("settle")
+            self.gate.ask("new game")
         elif name == EventName.LID:
             self.gate.ask("settle")
         elif name == EventName.SIDE:
             self.gate.ask("prime")
+        elif name == EventName.SHOT and obj.get("reason") == Reason.FIRST:
+            self.gate.ask("settle")   # shot to the dealer, who turns it up: the first card, no play
         if name == EventName.OWED and obj.get("reason") == Reason.WRONG_CARD:
             if not self._owing_wrong:   # the penalty itself; its presses repeat the event
                 self.gate.ask("take back")
@@ -277,7 +279,7 @@ class PileCamera:
             self._owing_wrong = False
         playing = self._in_play()
         if playing and not self._playing:
-            self.gate.ask("settle if moving")
+            self.gate.ask("play begins")
         self._playing = playing
 
     def _typed(self) -> None:

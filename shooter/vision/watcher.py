@@ -91,22 +91,19 @@ class PileWatcher:
         self._last = self._reference = self._before = None
         self._primed = False
 
-    def settle(self, *, if_moving: bool = False) -> None:
-        """The pile changed without a card put down (or is changing: ``if_moving``, only then): the next view that
-        lies still for ``settings.settle_s`` is the reference, not read (a hand still over the pile is not taken
-        for it)."""
-        if if_moving and self._checked:
-            return
+    def settle(self) -> None:
+        """The pile changed without a card put down: the next view that lies still for ``settings.settle_s`` is
+        the reference, not read (a hand still over the pile is not taken for it)."""
         self._primed, self._checked = True, False
 
-    def settle_on_last(self) -> None:
-        """The pile changed without a card put down while no frame was taken (the deck was being learned): the
-        last view seen before then is the reference, so a card put down since is read by the change it makes,
-        not taken for the view the change led to."""
-        if self._last is None:
-            self._primed = False   # the first view, the one taken before the learning, is the reference as it is
+    def settle_unless_still(self, at: float) -> None:
+        """The pile may be changing at ``at`` (the caller's clock: a new game begins, or play does): if the view
+        lay still then, as the frames seen before show it (for ``settings.settle_s``, counted from the first frame
+        for the first view), it stays the reference, so a card put down after ``at`` is a new card; else as
+        :meth:`settle`. Before the first frame, the first view is the reference as it is."""
+        if self._last is None or (self._checked and at - self._still_since >= self.settings.settle_s):
             return
-        self._reference, self._primed, self._checked = self._last, False, True
+        self.settle()
 
     def take_back(self) -> None:
         """The last card read is being taken back (a wrong card): the view before it is the reference again, so
@@ -132,8 +129,8 @@ class PileWatcher:
         view = frame[y:y + h, x:x + w]
         small = _shrunk(view, self.settings.shrink)
         if self._last is None or self._reference is None:
-            # the first view is the reference; a settle asked before it (a new game while the deck was being
-            # learned) is done once the view lies still, not left pending for the next change (the first card)
+            # the first view is the reference; a settle asked before it (the lid opened before the camera's first
+            # frame) is done once the view lies still, not left pending for the next change (the first card)
             self._last, self._reference = small, small
             self._still_since, self._checked = now, not self._primed
             return None
