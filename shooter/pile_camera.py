@@ -13,8 +13,10 @@ tells the watcher:
 * out of a round's play (no ``phase`` ``play``: dealing, the first card, scoring) reads are dropped, and when
   play begins while the pile is still changing (the first card falling) the view it settles to is the
   reference, unread;
-* a new game (``game``: perhaps another edition, so another learned deck) and the lid (``lid``: hands at the
-  shooter, as when the pile is refilled into it, or a jam cleared) make the next still view the reference;
+* a new game (``game``: perhaps another edition, so another learned deck) and play beginning take the view as
+  it lies for the reference when it has been still (else the next still view), so a card put down just after
+  them is read; the lid (``lid``: hands at the shooter, as when the pile is refilled into it, or a jam cleared)
+  makes the next still view the reference;
 * a wrong card owed for (``owed`` of reason ``wrong-card``: the card is taken back): the view before that card
   is the reference again, so the card it uncovers is no play (and a card put down meanwhile is one);
 * a flip (``side``: the pile turned over) primes it: the next view that settles after a change is the
