@@ -113,10 +113,10 @@ _NO_DEAL = frozenset({ErrorCode.LID_OPEN, ErrorCode.JAMMED, ErrorCode.FAULT})
 
 def round_start(desk: Desk, first: str | None = None, dealer: int | None = None,
                 cards: int | None = None) -> None:
-    if desk.table.game is not None and desk.table.game.exact and desk.dealer.in_flight():
-        # a shot of the game before still coming out would be counted to this deal
-        raise Busy("the shooter is still serving the last shot; start the round when it is done")
     if desk.table.game is not None and desk.table.game.exact:
+        if desk.dealer.in_flight():
+            # a shot of the game before still coming out would be counted to this deal
+            raise Busy("the shooter is still serving the last shot; start the round when it is done")
         # the deal is shot at once: with the lid open, a jam or a fault it is refused as a press is (EDITIONS,
         # round start), so nothing is dealt into an open shooter; an empty magazine is no reason, since the
         # round declares the deck just loaded

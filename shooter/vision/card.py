@@ -234,8 +234,8 @@ def _unclipped_white(img: npt.NDArray[np.float32], white: npt.NDArray[np.float32
     mixes the border's white and the field's ink in one proportion in every channel (the lens's blur and the
     pixel's area do it before the sensor clips), so in the pixels where a clipped channel is not clipped, its
     rise from the ink over the least clipped channel's rise is the white's over the ink's in the one over the
-    other. Channels not clipped, or
-    with no such pixels (no blur, an ink as bright as the white), are kept as seen."""
+    other. Channels not clipped, or with no such pixels (no blur, an ink as bright as the white), are kept as
+    seen."""
     clipped = white >= CLIPPED
     ref = int(np.argmin(middling))                   # the least clipped channel (by the border's median)
     if not clipped.any() or middling[ref] >= CLIPPED:
