@@ -79,14 +79,28 @@ class Server:
         assert "web console on" in line, line + self.proc.stderr.read().decode()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.out: list[tuple[float, dict]] = []
+        self.said: list[str] = []   # its log (stderr), line by line, drained so that the pipe never fills
         self.seen = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_log, daemon=True).start()
 
     def _read(self):
         for raw in self.proc.stdout:
             with self.seen:
                 self.out.append((time.time() * 1000, json.loads(raw)))
                 self.seen.notify_all()
+
+    def _read_log(self):
+        for raw in self.proc.stderr:
+            with self.seen:
+                self.said.append(raw.decode())
+                self.seen.notify_all()
+
+    def wait_for_log(self, text: str, timeout: float = 30) -> None:
+        """Returns once the program has logged a line holding ``text`` (woken by each line, no polling)."""
+        with self.seen:
+            assert self.seen.wait_for(lambda: any(text in line for line in self.said), timeout), \
+                f"no log line with {text!r}: {self.said}"
 
     def wait_for(self, count: int, timeout: float = 30, **line) -> None:
         """Returns once the console has printed `count` lines with these fields, e.g. event="round-scored"
