@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import signal
 import sys
@@ -15,14 +16,18 @@ from typing import TYPE_CHECKING, TextIO
 
 from . import __version__
 from .errors import ConfigError, InstallError
-from .protocol import PROTOCOL_VERSION
 from .shown import one_line
-from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS, whole_in
 
-if TYPE_CHECKING:   # imported where they are used: a command loads only what it needs (start-up time)
+# The rest is imported where it is used: a command loads only what it needs (start-up time), and what this module
+# imports is loaded before main() can hold the collector off (see main)
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from .app import App
     from .config import Config
     from .scheduler import Profile
+
+    Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
 DESCRIPTION = """\
 uno-shooter: the controller of an Uno Extreme card shooter on a Raspberry Pi.
@@ -40,12 +45,24 @@ Examples:
 """
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. When ``argv`` starts with a command, only that command's parser is built (the
+    others cost the start-up several ms and cannot be reached: every word after the command is that command's);
+    otherwise (``--help``, ``--version``, no or an unknown command) all, so that the help lists every command and
+    an error names the choices."""
+    from .protocol import PROTOCOL_VERSION
     p = argparse.ArgumentParser(prog="uno-shooter", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"uno-shooter {__version__} (protocol {PROTOCOL_VERSION})")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    first = (sys.argv[1:] if argv is None else argv)[:1]
+    only = [add for names, add in _COMMANDS if first and first[0] in names]
+    for add in only or [add for _, add in _COMMANDS]:
+        add(sub)
+    return p
 
+
+def _run_parser(sub: Subparsers) -> None:
     run = sub.add_parser("run", help="run the controller",
                          description="Run the controller. One command per line on each console; "
                                      "replies and events come back as JSON lines (docs/protocol.md).")
@@ -67,10 +84,15 @@ def _parser() -> argparse.ArgumentParser:
                      help="serve the phone page and its WebSocket console here (e.g. 0.0.0.0:8080), or off; "
                           "replaces the config's web.listen (needs the [web] extra: aiohttp)")
 
+
+def _check_config_parser(sub: Subparsers) -> None:
     check = sub.add_parser("check-config", help="validate a config file and exit",
                            description="Validate a config file; exit status 0 if it is valid, 2 if not.")
     check.add_argument("path", type=Path, nargs="?", help="config file (default /etc/uno-shooter/config.toml)")
 
+
+def _simulate_parser(sub: Subparsers) -> None:
+    from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
     simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
                               description="Bots deal real cards, play, press and score whole games through the "
                                           "console protocol, on simulated hardware in virtual time. For Uno "
@@ -110,13 +132,15 @@ def _parser() -> argparse.ArgumentParser:
                                "cards). Needs the vision extra; slow: an Extreme game took about 20 s of CPU time here "
                                "(docs/vision.md)")
 
-    _bringup_parsers(sub)
-    from .cards_cli import add_parser as cards_parser
-    cards_parser(sub)
 
+def _cards_parser(sub: Subparsers) -> None:
+    from .cards_cli import add_parser
+    add_parser(sub)
+
+
+def _diagram_parser(sub: Subparsers) -> None:
     diagram = sub.add_parser("diagram", help="print a state machine as a mermaid diagram")
     diagram.add_argument("machine", choices=("launcher", "table"))
-    return p
 
 
 def _consoles(args: argparse.Namespace, config: Config) -> list[str]:
@@ -141,6 +165,8 @@ def _consoles(args: argparse.Namespace, config: Config) -> list[str]:
 def _whole(lo: int, hi: int) -> Callable[[str], int]:
     """An argparse type: a whole number in lo..hi, checked as a console line's numbers are (argparse turns
     the error into one clear line)."""
+    from .table.args import whole_in
+
     def check(text: str) -> int:
         try:
             return whole_in(text, lo, hi)
@@ -166,19 +192,42 @@ def _standard_streams() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _standard_streams()
+    # Start-up makes tens of thousands of objects (modules, classes, functions, tables) that live as long as the
+    # program: the collector would walk them some 45 times before the first reply (about 12 ms of the start) and
+    # find no garbage. So it is held off until the command has started, and what start-up made is then frozen
+    # out of every later collection too (gc.freeze: they would find nothing there either, and a collection of a
+    # long run need not walk them). A caller already running without the collector keeps it off.
+    held = gc.isenabled()
+    gc.disable()
+    started = _started if held else _still_off
     try:
-        return _main(argv)
+        _standard_streams()
+        return _main(argv, started)
     except BrokenPipeError:
         # the reader went away (uno-shooter simulate | head): exit quietly, the recipe of Python's docs
         # (signal module, "Note on SIGPIPE"): what is still buffered for stdout goes to /dev/null
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    finally:
+        started()
 
 
-def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+def _started() -> None:
+    """Start-up is over (see main): its objects leave the collector's generations, which runs again."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
+def _still_off() -> None:
+    """Start-up is over for a caller without the collector (see main): it stays off."""
+
+
+def _main(argv: list[str] | None, started: Callable[[], None]) -> int:
+    args = _parser(argv).parse_args(argv)
+    if args.command != "run":
+        started()  # the other commands' start-up is not timed, and some run long (simulate, calibrate)
     if args.command == "diagram":
         if args.machine == "launcher":
             from .launcher import launcher_diagram
@@ -228,6 +277,7 @@ def _main(argv: list[str] | None) -> int:
             " (no GPIO here? --sim runs the simulator; on a Pi, install the [pi5] or [pi4] extra)"
         print(f"uno-shooter: cannot start: {exc}{hint}", file=sys.stderr)
         return 1
+    started()
     with app:
         fmt = args.format
         if fmt == "auto":
@@ -340,7 +390,7 @@ def _play(args: argparse.Namespace, config: Config, profile: Profile, picture: T
     return 0
 
 
-def _bringup_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _bringup_parsers(sub: Subparsers) -> None:
     """The bring-up commands: selftest and calibrate (shooter/bringup/: selftest.py, calibrate.py)."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", type=Path, metavar="PATH",
@@ -553,6 +603,11 @@ def _run_real(app: App, consoles: list[str], config: Config, fmt: str, web: tupl
             return 130  # a shell's convention for Ctrl-C
     return 0
 
+
+# The commands in the order the help lists them: the names each entry adds -> the function adding their parsers
+_COMMANDS: tuple[tuple[tuple[str, ...], Callable[[Subparsers], None]], ...] = (
+    (("run",), _run_parser), (("check-config",), _check_config_parser), (("simulate",), _simulate_parser),
+    (("selftest", "calibrate"), _bringup_parsers), (("cards",), _cards_parser), (("diagram",), _diagram_parser))
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

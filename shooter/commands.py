@@ -24,12 +24,12 @@ from .bringup import commands as bringup
 from .bringup.commands import Bringup
 from .controller import Controller
 from .dispatch import Command, Handler
+from .editions.records import COLOURS
 from .errors import BadArgument
 from .game_commands import Desk
 from .pairing_commands import Web
 from .pile_reports import PileReports
 from .protocol import Spec, any_text, choice, exact_text, integer, number, text_list
-from .reads import COLOURS
 from .sim_commands import SimulatedHardware
 from .table import args as table_args
 from .table.args import (

@@ -7,8 +7,7 @@ the part it needs, never the whole controller. Nothing is looked up by a name bu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .access import Access, Caller, may, refusal
 from .errors import BadArgument, CommandError, UnknownCommand
@@ -17,8 +16,7 @@ from .protocol import Line, Spec
 Reply = dict[str, Any]                    # a reply's fields (besides "reply" and "ok")
 
 
-@dataclass(frozen=True)
-class Handler:
+class Handler(NamedTuple):  # a NamedTuple, not a dataclass: a fifth of the time to make at start-up
     """What carries a command out: ``run(part, *arguments, **options and flags)`` -> the reply's fields or None,
     where ``part`` is the controller's part of class ``part`` (None where it has none: no simulator)."""
 

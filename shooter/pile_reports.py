@@ -32,16 +32,18 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .access import Caller, Link
 from .dispatch import Reply
 from .editions.records import AIMED_EFFECTS, NUMBER, DeckCard
 from .errors import BadArgument, CommandError
 from .events import Broadcast, Sink
-from .reads import Read
 from .table import Table
 from .vocabulary import EventName, SeenOutcome
+
+if TYPE_CHECKING:  # reads come from the camera's modules: a start-up without a camera need not load this one
+    from .reads import Read
 
 CAMERA = Caller(Link.CAMERA)   # the camera's own console: the table's access (shooter.access)
 

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .access import Access
 from .errors import BadArgument, CommandError, LineTooLong, UnknownCommand
@@ -32,12 +32,11 @@ ERROR_CODES = (
 )
 
 
-@dataclass
-class Line:
+class Line(NamedTuple):  # not a dataclass: a fifth of the time to make at start-up
     """One command line: its words (lower-cased) and options (keys lower-cased)."""
 
     words: list[str]
-    options: dict[str, str] = field(default_factory=dict)
+    options: dict[str, str]
 
     @property
     def name(self) -> str:

@@ -14,11 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# The colours a card can be printed in or a wild's player can name: the light side (every deck but Flip's dark
-# side) and Uno Flip's dark side. ``seen colour=C`` takes any of them.
-LIGHT_COLOURS = ("red", "yellow", "green", "blue")
-DARK_COLOURS = ("pink", "teal", "orange", "purple")
-COLOURS = LIGHT_COLOURS + DARK_COLOURS
+# The colours are the decks' (kept there so that a start-up without a camera need not load this module)
+from .editions.records import COLOURS, DARK_COLOURS, LIGHT_COLOURS
+
+__all__ = ["COLOURS", "DARK_COLOURS", "LIGHT_COLOURS", "Alternative", "Read"]
 
 Alternative = tuple[str, str | None, float]   # (card, colour or None, confidence)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .dispatch import Reply
+from .editions.records import DARK_COLOURS, LIGHT_COLOURS
 from .errors import BadArgument, NotSimulated
-from .reads import DARK_COLOURS, LIGHT_COLOURS
 
 if TYPE_CHECKING:
     from sim import ShooterWorld

@@ -108,11 +108,12 @@ def test_the_press_path_in_instructions_is_within_its_goals_and_well_under_a_mil
         assert met(f"press_on_pi_zero_2_ms.{name}", counted[name]["pi_zero_2_ms"]), counted
 
 
-# The start-up goal (benchmarks/run.py GOALS, 1.3x the bare imports) is not met today: 1.39-1.49x measured on
-# 2026-12-02 here, quiet and busy alike, on main as on the commit before the day's work (the same ratio both); the
-# benchmark suite reports it, `met: false`, and issue 16 keeps it open. This test holds the line meanwhile: a
-# start-up that grows past it (an import of everything at start, the camera's modules without a camera) fails.
-STARTUP_CEILING = 1.6
+# The start-up goal (benchmarks/run.py GOALS, 1.3x the bare imports) is met narrowly since the cut of 2026-12-02
+# (docs/design.md, "Start-up and bot games"): 1.21-1.35x measured here beside other work, 1.40-1.44x on the commit
+# before. On a busy 2-core machine a run may miss the goal, so this test holds a ceiling with some room: a start-up
+# that grows past it (an import of everything at start, the camera's modules without a camera, the collector let
+# loose over start-up again) fails.
+STARTUP_CEILING = 1.4
 
 
 @pytest.mark.slow

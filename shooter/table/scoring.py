@@ -16,7 +16,7 @@ round; after that, ``undo`` corrects).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from shooter.vocabulary import EventName
 
@@ -25,8 +25,7 @@ from .base import TableBase
 from .state import GameState, RoundRow
 
 
-@dataclass
-class Settlement:
+class Settlement(NamedTuple):  # not a dataclass: a fifth of the time to make at start-up
     """What a fully reported round does."""
 
     points: int  # points counted this round (sum of the reported hands)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Any, NoReturn, NotRequired, TypedDict, cast
+from typing import Any, NamedTuple, NoReturn, NotRequired, TypedDict, cast
 
 from shooter.editions.records import (
     COUNTING,
@@ -299,8 +299,7 @@ def _exact_part(game: GameState) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):  # not a dataclass: a fifth of the time to make at start-up
     """How one rules family keeps its own part of a game: ``dump`` writes it, the snapshot loader's
     method named ``load`` checks and reads it back (``fields``: its keys, exactly)."""
 
