@@ -304,9 +304,9 @@ class BotTable(CardsAtTable):
         self.stats["rounds"] += 1
         while True:
             # what the lines sent inside the last one's checks caused (a refill's, a jam's clearing) is taken in
-            # before the next move, and the table's events say where the round stands
+            # before the next move (the cards are checked after the next line), and the table's events say where
+            # the round stands
             self._collect_shots()
-            self.check_cards()
             self._follow()
             if self.round_over:
                 self._report(self.status()["game"])
