@@ -7,8 +7,10 @@ out goes into the hand of the seat it was aimed at. Now and then a bot forgets t
 wrong card, and the others notice. When the shooter runs empty, the discard pile (all but its top
 card) is shuffled and loaded (E-REFILL).
 
-The bots never import the controller: they only send lines and read replies and events. They check
-the one invariant a physical table has at every step: magazine + slot + hands + pile = the deck.
+The bots never import the controller: they only send lines and read replies and events. They follow a round as
+a phone does, by its events (whose move it is, presses owed, the round's end), and ask for the game's ``status``
+only before a round and at its end. They check the one invariant a physical table has at every step: magazine +
+slot + hands + pile = the deck.
 
 The discard pile is the world's (:attr:`sim.world.ShooterWorld.pile`): the bots put their cards on it. By
 default they also tell the table each play (``play CARD seat=S ...``). In pile mode
