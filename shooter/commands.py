@@ -23,7 +23,7 @@ from .access import Access
 from .bringup import commands as bringup
 from .bringup.commands import Bringup
 from .controller import Controller
-from .dispatch import Command, Handler
+from .dispatch import CommandTable, Handler
 from .editions.records import COLOURS
 from .errors import BadArgument
 from .game_commands import Desk
@@ -61,7 +61,7 @@ def seat_names(key: str, text: str) -> list[str]:
 # phone or a console of the table's own, a console of the table's own only
 WATCH, ASK, PAIRED, TABLE = Access.WATCH, Access.ASK, Access.PAIRED, Access.TABLE
 
-COMMANDS: list[Command] = [
+COMMANDS = CommandTable([
     (Spec(("help",), access=WATCH, usage="help", summary="lists the commands"),
      Handler(Controller, Controller.cmd_help)),
     (Spec(("version",), access=WATCH, usage="version", summary="the software and protocol version"),
@@ -182,5 +182,5 @@ COMMANDS: list[Command] = [
     (Spec(("seen", "last"), access=PAIRED, usage="seen last",
           summary="camera: the current player's card now read (or waiting) is their last"),
      Handler(PileReports, PileReports.last_card)),
-]
+])
 

@@ -21,7 +21,6 @@ construction (``on_shot``).
 from __future__ import annotations
 
 import traceback
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from hal import HardwareParts
@@ -29,7 +28,7 @@ from hal import HardwareParts
 from . import __version__, beeps
 from .access import IN_PROCESS, Caller
 from .bringup.commands import Bringup
-from .dispatch import Command, Reply, run
+from .dispatch import CommandTable, Reply, run
 from .errors import BadArgument, Busy, CommandError, Internal, command_error
 from .events import Broadcast, Sink, stamp
 from .game_commands import Desk
@@ -63,7 +62,7 @@ class Controller:
     """All state of a running shooter, served on the one loop."""
 
     def __init__(self, *, loop: ControlLoop, hw: HardwareParts, table: Table, scheduler: Scheduler,
-                 commands: Sequence[Command], launcher_settings: LauncherSettings | None = None,
+                 commands: CommandTable, launcher_settings: LauncherSettings | None = None,
                  seat_angles: SeatAngles | None = None, default_seats: int = 4,
                  world: ShooterWorld | None = None, cards: int | None = None, store: Store | None = None,
                  storage: dict[str, Any] | None = None, rules: RuleOptions | None = None,

@@ -7,8 +7,10 @@ out goes into the hand of the seat it was aimed at. Now and then a bot forgets t
 wrong card, and the others notice. When the shooter runs empty, the discard pile (all but its top
 card) is shuffled and loaded (E-REFILL).
 
-The bots never import the controller: they only send lines and read replies and events. They check
-the one invariant a physical table has at every step: magazine + slot + hands + pile = the deck.
+The bots never import the controller: they only send lines and read replies and events. They follow a round as
+a phone does, by its events (whose move it is, presses owed, the round's end), and ask for the game's ``status``
+only before a round and at its end. They check the one invariant a physical table has at every step: magazine +
+slot + hands + pile = the deck.
 
 The discard pile is the world's (:attr:`sim.world.ShooterWorld.pile`): the bots put their cards on it. By
 default they also tell the table each play (``play CARD seat=S ...``). In pile mode
@@ -177,6 +179,11 @@ class BotTable(CardsAtTable):
         self.reports = None   # pile mode: pile_mode(reports)
         self.colour: str | None = None
         self._seen_events = 0
+        # what the table announced (_follow): whose turn it is, whether presses are owed, the round's end
+        self._followed = 0
+        self.turn: int | None = None
+        self.owing = False
+        self.round_over = False
         self.box: list[Card] = list(deck)  # cards not dealt yet
         self._refilling = False
         self.lines = 0
@@ -194,6 +201,22 @@ class BotTable(CardsAtTable):
 
     def status(self) -> Message:
         return self.send("status")
+
+    def _follow(self) -> None:
+        """What the table announced since the last look (docs/protocol.md, Events), as a phone follows the game
+        without asking for the whole status after every line: a ``turn`` names the seat that may act, nothing
+        being owed; an ``owed`` says presses are owed until one says 0 (paid off: the next head's ``owed``, the
+        ``turn`` or the ``round-over`` follows it); ``round-over``: the round's last card and its presses are
+        done, the hands are to be scored."""
+        for event in self.events[self._followed:]:
+            name = event["event"]
+            if name == "turn":
+                self.turn, self.owing, self.round_over = event["seat"], False, False
+            elif name == "owed":
+                self.owing = event["presses"] > 0
+            elif name == "round-over":
+                self.round_over = True
+        self._followed = len(self.events)
 
     def _collect_shots(self) -> None:
         """Cards that came out go to the seat the shooter was aimed at (T-STUCK: stuck ones too)."""
@@ -277,22 +300,29 @@ class BotTable(CardsAtTable):
         self.send("sim lid close")
         self.send(f"magazine cards={len(cards)}")
         self.colour = first.colour or self.rng.choice(COLOURS)
+        self._follow()   # (the round before is over: only this round's events from here)
+        self.round_over = False
         self.send(f"round start first={first.name}")
         self.stats["rounds"] += 1
         while True:
-            game = self.status()["game"]
-            if game["phase"] == "scoring":
-                self._report(game)
+            # what the lines sent inside the last one's checks caused (a refill's, a jam's clearing) is taken in
+            # before the next move (the cards are checked after the next line), and the table's events say where
+            # the round stands
+            self._collect_shots()
+            self._follow()
+            if self.round_over:
+                self._report(self.status()["game"])
                 return
             if self.rng.random() < self.jam:
                 self.send("sim jam")
-            if game["owed"]:
+            if self.owing:
                 # the one who owes presses presses (the card's player for an Extreme Hit)
                 if not self.send("press", may_fail=True)["ok"]:
                     self._stuck_press()
                 self.stats["owed presses"] += 1
             else:
-                self._turn(game["current"])
+                assert self.turn is not None, "a round started without a turn or an owed press announced"
+                self._turn(self.turn)
 
     def _stuck_press(self) -> None:
         """A press the shooter refused as empty, with nothing on the pile to refill it from (every card

@@ -24,7 +24,7 @@ from shooter.app import App
 from shooter.commands import COMMANDS
 from shooter.config import parse_config
 from shooter.consoles import SerialConsole, StdioConsole, TcpConsole
-from shooter.dispatch import Handler
+from shooter.dispatch import CommandTable, Handler
 from shooter.errors import CommandError
 from shooter.protocol import Spec
 from shooter.web.pairing import Pairing
@@ -79,8 +79,8 @@ class Rig:
         self.controller = self.app.controller
         self.controller.web.open(Pairing(self.app.clock))
         self.reached: list[str] = []
-        self.controller.commands = [(spec, Handler(handler.part, self._counted(spec, handler.run)))
-                                    for spec, handler in COMMANDS]
+        self.controller.commands = CommandTable((spec, Handler(handler.part, self._counted(spec, handler.run)))
+                                                for spec, handler in COMMANDS)
         self.news: list[dict] = []
         self.callers = {"web unpaired": Caller(Link.WEB, address="10.0.0.2"),
                         "web paired": Caller(Link.WEB, address="10.0.0.3"),

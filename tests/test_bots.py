@@ -72,6 +72,35 @@ def test_a_card_in_two_places_is_noticed_even_when_the_count_is_right(mocker):
         play_games(1, seed=3)
 
 
+@pytest.mark.parametrize("options", [
+    {"players": 2, "wrong_card": 0.2, "jam": 0.1, "forget_uno": 0.8, "catch": 1.0},
+    {"players": 5, "scoring": "elimination", "limit": 200},
+    {"players": 3, "edition": "2010", "wrong_card": 0.3},
+])
+def test_the_bots_follow_a_round_by_its_events_as_the_status_gives_it(mocker, options):
+    """The bots ask for no status during a round: what the table's events told them (whose move, presses owed,
+    the round's end) is, before every move, what the whole status says."""
+    from sim.bots import BotTable
+    original = BotTable._follow
+    looks = []
+
+    def follow(self):
+        original(self)
+        game = self._send("status")["game"]   # (not a line of the bots': nothing changes, no time passes)
+        looks.append(game["phase"])
+        if game["phase"] == "deal":   # the look before a round starts: the round before is over, nothing to follow
+            return
+        if self.round_over:
+            assert game["phase"] == "scoring", game
+        else:
+            assert game["phase"] == "play" and bool(game["owed"]) == self.owing, (game, self.owing)
+            assert self.owing or game["current"] == self.turn, (game, self.turn)
+    mocker.patch.object(BotTable, "_follow", follow)
+    results = play_games(2, seed=11, **options)
+    assert looks.count("scoring") >= sum(r.rounds for r in results) - len(results)   # every round's end seen
+    assert sum(r.stats["owed presses"] for r in results) > 0 and looks.count("play") > 100
+
+
 def test_simulate_json_prints_one_json_line_per_game():
     out = subprocess.run([sys.executable, "-m", "shooter", "simulate", "--games", "2", "--players", "3", "--json"],
                          capture_output=True, timeout=60)

@@ -46,3 +46,25 @@ def test_each_command_runs_on_a_part_of_the_controller_built_whole():
         assert all(parts[part] is not None for part in parts)
         own = {" ".join(spec.words) for spec, handler in COMMANDS if handler.part is Controller}
         assert own == {"help", "version", "status", "aim", "magazine", "press"}
+
+
+def test_a_line_finds_its_longest_command_among_those_of_its_first_word():
+    """dispatch.find looks a line up in the table's index by first word: every command is found by its own
+    words (``seen last`` and not ``seen``, which comes before it), a family's first word with no command of it is
+    its family's usage, and a word no command starts with is unknown."""
+    from shooter.dispatch import CommandTable, find
+    from shooter.errors import BadArgument, UnknownCommand
+    from shooter.protocol import parse
+
+    for spec, handler in COMMANDS:
+        line = parse(" ".join([*spec.words, *["word"] * spec.args]))
+        assert line is not None and find(COMMANDS, line) == (spec, handler), spec.usage
+    seen = [" ".join(spec.words) for spec, _ in COMMANDS if spec.words[0] == "seen"]
+    assert seen.index("seen") < seen.index("seen last")   # what makes the longest match matter here
+    with pytest.raises(BadArgument) as refused:
+        find(COMMANDS, parse("sim nothing"))
+    assert refused.value.message == "usage: " + " | ".join(s.usage for s, _ in COMMANDS if s.words[0] == "sim")
+    with pytest.raises(UnknownCommand, match="unknown command 'nothing'; try help"):
+        find(COMMANDS, parse("nothing sim"))
+    assert list(CommandTable(COMMANDS)) == list(COMMANDS) and len(COMMANDS) == len(list(COMMANDS))
+    assert COMMANDS[0][0].words == ("help",) and COMMANDS.family("nothing") == ()

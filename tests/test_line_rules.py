@@ -3,11 +3,13 @@
 import io
 import subprocess
 import sys
+import unicodedata
 
 import pytest
 
 from shooter.consoles import read_lines
-from shooter.protocol import MAX_LINE_BYTES, parse
+from shooter.errors import BadArgument
+from shooter.protocol import CONTROL, MAX_LINE_BYTES, parse
 from tests.conftest import run_console
 
 
@@ -38,6 +40,17 @@ def test_control_characters_anywhere_refuse_the_line(line):
     assert len(out) == 1 and out[0]["ok"] is False and out[0]["error"] == "bad-argument"
     assert "control character" in out[0]["message"]
     assert "\n" not in out[0]["reply"] and out[0]["reply"].isprintable()
+
+
+def test_the_refused_characters_are_unicodes_control_characters_but_the_tab():
+    # parse searches the line for protocol.CONTROL: exactly the code points of category Cc (C0, DEL, C1) but the tab
+    control = {chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cc"} - {"\t"}
+    assert {c for c in map(chr, range(sys.maxunicode + 1)) if CONTROL.fullmatch(c)} == control
+    for c in sorted(control):
+        with pytest.raises(BadArgument, match=f"the control character U\\+{ord(c):04X}$"):
+            parse(f"sim lid{c} open")
+    line = parse("sim\tlid open\u00a0\u2028")   # a tab separates words; other characters are not controls
+    assert line is not None and line.words == ["sim", "lid", "open\u00a0\u2028"]
 
 
 def test_a_press_with_a_control_character_at_its_end_does_not_fire():
