@@ -1,0 +1,148 @@
+"""Guards of the exact rules' details (shooter/table/exact.py; docs/rules.md): where a caught Uno's and a
+``give``'s cards queue, the ``hands`` event of a Forced Swap and a Wild Shuffle (docs/protocol.md: ``hands``,
+``reason``), a Reverse's way back to clockwise, a Wild Shuffle dealt clockwise whatever the direction, a void first
+card's one more card, a rejected draw-until-the-colour's 2 more, and who may call Uno with 2 cards.
+
+Written for the mutants mutation testing found alive (docs/mutation.md, the sixth run). Tables are
+``tests/test_editions_engine.py``'s: four seats, seat 1 deals, the deal and a ``5`` shot, seat 2 to play, every
+hand 7.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shooter.errors import CommandError
+from shooter.table import Table
+from tests.test_editions_engine import deal, press, table
+
+
+def refusal(call) -> tuple[str, str]:
+    with pytest.raises(CommandError) as info:
+        call()
+    return info.value.code, info.value.message
+
+
+def queue(t) -> list[tuple[int, str, int | None]]:
+    return [(o.seat, o.reason, o.cards) for o in t.game.queue]
+
+
+# --- where the cards queue (CL-UNO, D-GIVE; option penalty_queue) ------------------------------------------
+
+def test_CL_UNO_a_caught_unos_cards_go_to_the_front_of_the_queue_and_are_announced():
+    t = table()
+    t.set(seat=2, hand=2)
+    t.play("draw-two")                               # seat 2 holds 1, did not call; seat 3 owes 2
+    assert t.catch(seat=2) == [{"event": "owed", "seat": 2, "presses": 1, "reason": "uno", "cards": 2}]
+    assert queue(t) == [(2, "uno", 2), (3, "draw-two", 2)]
+
+
+def test_CL_UNO_with_penalty_queue_back_a_caught_unos_cards_wait_behind():
+    t = table(options={"penalty_queue": "back"})
+    t.set(seat=2, hand=2)
+    t.play("draw-two")
+    assert t.catch(seat=2) == []                     # the head is still seat 3's: nothing new to announce
+    assert queue(t) == [(3, "draw-two", 2), (2, "uno", 2)]
+
+
+def test_D_GIVE_given_cards_go_to_the_front_of_the_queue():
+    t = table()
+    t.play("draw-two")
+    assert t.give(seat=4, cards=3) == [{"event": "owed", "seat": 4, "presses": 1, "reason": "give", "cards": 3}]
+    assert queue(t) == [(4, "give", 3), (3, "draw-two", 2)]
+
+
+# --- hands events (AW-SWAP, CL-SHUF) ------------------------------------------------------------------------
+
+def test_AW_SWAP_a_forced_swap_announces_the_hands_it_swapped():
+    t = table("all-wild")
+    assert t.play("forced-swap", target=4) == [
+        {"event": "hands", "hands": {"1": 7, "2": 7, "3": 7, "4": 6}, "reason": "forced-swap"},
+        {"event": "turn", "seat": 3, "direction": "cw"},
+    ]
+
+
+def test_CL_SHUF_a_wild_shuffle_deals_clockwise_from_the_players_left_even_counter_clockwise():
+    t = table()
+    t.play("reverse")                                # seat 2: 6 cards; seat 1 plays next, counter-clockwise
+    # the pool of 6 + 6 + 7 + 7 = 26 dealt from seat 1's left clockwise: 2, 3, 4, 1, ...; seats 2 and 3 get one more
+    assert t.play("wild-shuffle") == [
+        {"event": "hands", "hands": {"1": 6, "2": 7, "3": 7, "4": 6}, "reason": "wild-shuffle"},
+        {"event": "turn", "seat": 4, "direction": "ccw"},
+    ]
+
+
+# --- Reverse (CL-REV) ---------------------------------------------------------------------------------------
+
+def test_CL_REV_a_second_reverse_turns_play_back_clockwise():
+    t = table()
+    assert t.play("reverse") == [{"event": "turn", "seat": 1, "direction": "ccw"}]
+    assert t.play("reverse") == [{"event": "turn", "seat": 2, "direction": "cw"}]
+    assert t.game.direction == "cw"
+
+
+# --- the first card (CL-FIRST) ------------------------------------------------------------------------------
+
+def test_CL_FIRST_a_void_first_card_is_kept_and_the_dealer_gets_one_more_card():
+    t = table(first="skip")                          # start=redraw: void
+    assert t.game.first == "skip"
+    assert t.game.queue == [] and t.phase == "first"  # the one more card was shot by deal()
+    t2 = table(first="skip")
+    assert t2.game.hands[1] == 7                      # the first cards went to the pile, not to the dealer
+
+
+def test_CL_FIRST_the_void_first_cards_entry_is_one_card():
+    t = Table()
+    t.new_game(4, dealer=1, variant="classic")
+    t.start_round()
+    deal(t)
+    t.first_card("wild")
+    assert queue(t) == [(1, "first", 1)]
+    assert t.due() == (1, "first", 1)
+
+
+# --- challenges (FL-CHAL) -----------------------------------------------------------------------------------
+
+def test_FL_CHAL_a_rejected_draw_until_the_colour_costs_the_victim_2_more_after_the_colour():
+    t = table("flip")
+    t.set(side="dark")
+    t.play("wild-draw-colour")                       # seat 3 draws until the colour
+    assert t.challenge(seat=3, result="rejected") == []
+    assert queue(t) == [(3, "wild-draw-colour", None), (3, "challenge", 2)]
+    press(t)
+    t.colour_found(seat=3)
+    assert queue(t) == [(3, "challenge", 2)]
+
+
+# --- uno (D-UNO) --------------------------------------------------------------------------------------------
+
+def test_D_UNO_only_the_player_up_with_2_cards_and_nothing_owed_calls_ahead():
+    t = table()
+    t.set(seat=3, hand=2)
+    assert refusal(lambda: t.uno(seat=3)) == ("bad-argument", "Seat 3 holds 2 cards: nothing to call Uno for.")
+    assert refusal(lambda: t.uno(seat=2)) == ("bad-argument", "Seat 2 holds 7 cards: nothing to call Uno for.")
+    t.set(seat=2, hand=2)
+    t.give(seat=4, cards=1)                          # something owed: no call ahead
+    assert refusal(lambda: t.uno(seat=2)) == ("bad-argument", "Seat 2 holds 2 cards: nothing to call Uno for.")
+    press(t)
+    assert t.uno(seat=2) == [{"event": "turn", "seat": 2, "direction": "cw"}]
+    assert t.game.uno_ahead == 2
+    t.play("5")
+    assert t.game.uno_windows == [{"seat": 2, "called": True}]
+    assert refusal(lambda: t.catch(seat=2)) == ("too-late", "Seat 2 called Uno and cannot be caught for that card.")
+
+
+def test_D_UNO_a_hand_of_1_whose_window_closed_is_too_late_a_catch_of_more_is_a_bad_argument():
+    t = table()
+    t.set(seat=3, hand=1)
+    assert refusal(lambda: t.uno(seat=3)) == ("too-late", "Seat 3's Uno window is closed.")
+    assert refusal(lambda: t.catch(seat=4)) == ("bad-argument", "Seat 4 holds 7 cards, not 1.")
+    assert refusal(lambda: t.catch(seat=3)) == (
+        "too-late", "Seat 3's Uno window is closed: the next player has begun its turn.")
+
+
+def test_D_UNO_a_seat_not_up_holding_2_cannot_call_even_with_nothing_owed():
+    t = table()
+    t.set(seat=4, hand=2)
+    assert t.game.queue == []
+    assert refusal(lambda: t.uno(seat=4)) == ("bad-argument", "Seat 4 holds 2 cards: nothing to call Uno for.")
