@@ -186,6 +186,13 @@ def test_D_LAST_a_play_from_a_hand_of_one_without_last_goes_out_too():
     assert t.play("5") == [{"event": "round-over", "winner": 2}]
 
 
+def test_a_play_names_the_seat_whose_turn_it_is():
+    t = table()
+    assert refusal(lambda: t.play("5", seat=3)) == ("not-your-turn", "It is seat 2's turn, not seat 3's.")
+    assert refusal(lambda: t.play("5", seat=9)) == ("bad-argument", "seat= must be 1..4, got 9")
+    assert t.play("5", seat=2) == [{"event": "turn", "seat": 3, "direction": "cw"}]
+
+
 def test_a_play_is_refused_before_the_first_card_and_while_cards_are_owed():
     t = dealt()
     assert refusal(lambda: t.play("5")) == ("wrong-phase", "Cannot play a card in phase first.")

@@ -26,17 +26,18 @@ from tests.test_rules_guard_pairing import Clock
 
 
 class Box:
-    """The shooter's beeper, button and lid, recording what they were asked."""
+    """The shooter's beeper, button and lid, recording what they were asked (the holds armed, not run)."""
 
     def __init__(self) -> None:
         self.played: list[Any] = []
         self.is_open = False
+        self.holds: list[tuple[float, Any]] = []
 
     def play(self, tune: Any) -> None:
         self.played.append(tune)
 
     def when_held(self, seconds: float, then: Any) -> None:
-        raise AssertionError("no hold is armed here")
+        self.holds.append((seconds, then))
 
 
 class Socket(Caller):
@@ -194,3 +195,45 @@ def test_status_lists_each_request_with_its_seconds_left_to_a_tenth():
     late = Request(lambda news: None, 7, "b", "Mac", None, deadline=5.0)
     assert late.public(6.0) == {"request": 7, "label": "Mac", "device": "Mac", "name": None, "seconds": 0.0}
     assert late.public(4.75)["seconds"] == 0.2       # 0.25, to a tenth
+
+
+def test_a_hold_is_armed_only_while_a_browser_waits_and_the_lid_is_open():
+    web, _, box, _ = console()
+    box.is_open = True
+    commands.arm_pair_hold(web)                      # nobody waits
+    assert box.holds == []
+    commands.pair(web, caller=Socket("a"))
+    box.is_open = False
+    commands.arm_pair_hold(web)                      # the lid is shut: a press shoots, it pairs nobody
+    assert box.holds == []
+    box.is_open = True
+    commands.arm_pair_hold(web)
+    assert [seconds for seconds, _ in box.holds] == [2.0]
+
+
+def test_a_hold_that_ends_pairs_only_if_the_lid_is_still_open_and_a_browser_still_waits():
+    web, seen, box, _ = console()
+    asker = Socket("a")
+    commands.pair(web, caller=asker)
+    box.is_open = True
+    commands.arm_pair_hold(web)
+    [(_, held)] = box.holds
+    box.is_open = False
+    held()                                           # the lid was shut during the hold
+    assert [e["event"] for e in seen] == ["pair-waiting"] and asker.news == [] and box.played == []
+    box.is_open = True
+    web.pairing.cancel(asker)                        # the browser went away during the hold
+    held()
+    assert [e["event"] for e in seen] == ["pair-waiting"] and box.played == []
+    commands.pair(web, caller=asker)
+    held()
+    assert seen[-1]["event"] == "paired" and box.played == [beeps.PAIRED]
+
+
+def test_an_expired_request_is_told_the_time_to_the_microsecond():
+    p = Pairing(clock := Clock())
+    clock.advance(1.25)
+    news: list[dict[str, Any]] = []
+    p.request(news.append, address="a")
+    clock.advance(WINDOW)
+    assert news == [{"event": "pair-expired", "t": 31.25}]
