@@ -1,7 +1,9 @@
 """Guards of the exact rules' details (shooter/table/exact.py; docs/rules.md): where a caught Uno's and a
 ``give``'s cards queue, the ``hands`` event of a Forced Swap and a Wild Shuffle (docs/protocol.md: ``hands``,
 ``reason``), a Reverse's way back to clockwise, a Wild Shuffle dealt clockwise whatever the direction, a void first
-card's one more card, a rejected draw-until-the-colour's 2 more, and who may call Uno with 2 cards.
+card's one more card, a rejected draw-until-the-colour's 2 more, who may call Uno with 2 cards, what the exit
+sensor's counts announce (the ``deal`` event, a short shot's ``owed``), and that nothing queues ahead of an entry
+being shot.
 
 Written for the mutants mutation testing found alive (docs/mutation.md, the sixth run). Tables are
 ``tests/test_editions_engine.py``'s: four seats, seat 1 deals, the deal and a ``5`` shot, seat 2 to play, every
@@ -14,7 +16,7 @@ import pytest
 
 from shooter.errors import CommandError
 from shooter.table import Table
-from tests.test_editions_engine import deal, press, table
+from tests.test_editions_engine import deal, press, shoot, table
 
 
 def refusal(call) -> tuple[str, str]:
@@ -146,3 +148,79 @@ def test_D_UNO_a_seat_not_up_holding_2_cannot_call_even_with_nothing_owed():
     t.set(seat=4, hand=2)
     assert t.game.queue == []
     assert refusal(lambda: t.uno(seat=4)) == ("bad-argument", "Seat 4 holds 2 cards: nothing to call Uno for.")
+
+
+# --- the exit sensor's counts (D-SERVE, D-DEAL) ----------------------------------------------------------------
+
+def test_D_DEAL_the_deal_event_comes_once_the_last_hand_is_dealt_and_not_for_the_first_card():
+    t = Table()
+    t.new_game(4, dealer=1, variant="classic")
+    t.start_round()
+    assert [shoot(t) for _ in range(3)] == [[], [], []]
+    assert shoot(t) == [{"event": "deal", "dealer": 1, "hand": 7, "hands": {"1": 7, "2": 7, "3": 7, "4": 7}}]
+    assert t.due() == (1, "first", 1)
+    assert shoot(t) == []                            # the first card goes to the pile: no deal event again
+    assert t.game.queue == [] and t.game.hands[1] == 7
+
+
+def test_D_SERVE_a_short_deal_shot_announces_nothing_and_an_empty_shot_changes_nothing():
+    t = Table()
+    t.new_game(4, dealer=1, variant="classic")
+    t.start_round()
+    assert shoot(t, ejected=3) == []                 # the dealer's own shots are not owed entries
+    assert queue(t)[0] == (2, "deal", 4) and t.game.hands[2] == 3
+    t2 = table()
+    t2.play("draw-two")
+    t2.press()
+    assert t2.count_shot(2, 0) == []                 # nothing came out: the entry is owed as it was
+    assert [(o.seat, o.cards, o.served) for o in t2.game.queue] == [(3, 2, 0)] and t2.game.hands[3] == 7
+    assert t2.count_shot(2, 1) == [{"event": "owed", "seat": 3, "presses": 1, "reason": "draw-two", "cards": 1}]
+    assert [(o.seat, o.cards, o.served) for o in t2.game.queue] == [(3, 1, 1)] and t2.game.hands[3] == 8
+
+
+def test_FL_WDC_each_card_of_a_draw_until_the_colour_is_counted_to_it_without_an_owed_event():
+    t = table("flip")
+    t.set(side="dark")
+    t.play("wild-draw-colour")
+    for served in (1, 2):
+        t.press()
+        assert shoot(t) == []
+        assert [(o.seat, o.cards, o.served) for o in t.game.queue] == [(3, None, served)]
+    assert t.game.hands[3] == 9
+
+
+# --- nothing goes ahead of an entry being shot (D-GIVE, CL-UNO) ------------------------------------------------
+
+def test_D_GIVE_given_cards_queue_behind_a_shot_in_flight_or_a_head_shot_in_part():
+    t = table()
+    t.play("draw-two")
+    t.press()                                        # seat 3's cards are on their way
+    t.give(seat=4, cards=1)
+    assert queue(t) == [(3, "draw-two", 2), (4, "give", 1)]
+    t2 = table()
+    t2.play("draw-two")
+    t2.press()
+    t2.count_shot(2, 1)                              # one of the two came out
+    assert t2.shooting is False
+    t2.give(seat=4, cards=1)
+    assert queue(t2) == [(3, "draw-two", 1), (4, "give", 1)]
+
+
+def test_D_GIVE_given_cards_go_ahead_of_the_entries_behind_the_head_being_shot():
+    t = table("flip")
+    t.set(side="dark")
+    t.play("wild-draw-colour")
+    t.challenge(seat=3, result="rejected")
+    t.press()
+    t.give(seat=4, cards=1)
+    assert queue(t) == [(3, "wild-draw-colour", None), (4, "give", 1), (3, "challenge", 2)]
+
+
+def test_D_GIVE_in_phase_first_given_cards_wait_behind_the_dealers_one_more_card():
+    t = Table()
+    t.new_game(4, dealer=1, variant="classic")
+    t.start_round()
+    deal(t)
+    t.first_card("skip")                             # void: one more card to the dealer
+    t.give(seat=2, cards=1)
+    assert queue(t) == [(1, "first", 1), (2, "give", 1)]
