@@ -224,3 +224,49 @@ def test_D_GIVE_in_phase_first_given_cards_wait_behind_the_dealers_one_more_card
     t.first_card("skip")                             # void: one more card to the dealer
     t.give(seat=2, cards=1)
     assert queue(t) == [(1, "first", 1), (2, "give", 1)]
+
+
+# --- the Uno windows (D-UNO) ------------------------------------------------------------------------------------
+
+def four_windows():
+    """A Wild Shuffle that leaves every hand at 1 (from 0, 2, 0, 3): four Uno windows open, none called."""
+    t = table()
+    for seat, hand in ((1, 0), (2, 2), (3, 0), (4, 3)):
+        t.set(seat=seat, hand=hand)                  # a correction opens no window
+    t.play("wild-shuffle")
+    assert t.game.uno_windows == [{"seat": s, "called": False} for s in (1, 2, 3, 4)]
+    return t
+
+
+def test_D_UNO_a_hand_that_changes_closes_its_window_only():
+    t = four_windows()
+    t.set(seat=1, hand=2)
+    assert t.game.uno_windows == [{"seat": s, "called": False} for s in (2, 3, 4)]
+    assert t.catch(seat=4)[0] == {"event": "owed", "seat": 4, "presses": 1, "reason": "uno", "cards": 2}
+
+
+def test_D_UNO_a_catch_uses_up_the_caught_seats_window_only():
+    t = four_windows()
+    t.catch(seat=1)
+    assert t.game.uno_windows == [{"seat": s, "called": False} for s in (2, 3, 4)]
+    t.catch(seat=3)
+    assert t.game.uno_windows == [{"seat": s, "called": False} for s in (2, 4)]
+
+
+def test_D_UNO_a_call_with_1_card_marks_the_window_and_calls_nothing_ahead():
+    t = table(players=2)
+    t.set(seat=2, hand=2)
+    t.play("skip")                                   # two players: a skip gives seat 2 the turn again, holding 1
+    assert t.game.current == 2 and t.game.uno_windows == [{"seat": 2, "called": False}]
+    t.uno(seat=2)
+    assert t.game.uno_windows == [{"seat": 2, "called": True}]
+    assert t.game.uno_ahead is None                  # saved with the game: only a hand of 2 calls ahead
+
+
+def test_D_UNO_a_round_starts_with_every_window_closed():
+    t = Table()
+    t.new_game(4, dealer=1, variant="classic")
+    t.start_round()
+    assert t.game.uno_windows == [] and t.game.uno_window is None
+    deal(t)
+    assert t.game.uno_windows == []
