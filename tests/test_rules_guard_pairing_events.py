@@ -21,7 +21,7 @@ from shooter.events import Broadcast
 from shooter.persist import Store
 from shooter.seat_names import NAMES_FILE, SavedNames
 from shooter.table import Table
-from shooter.web.pairing import RATE_LIMIT, REFUSED, REPLACED, SEVERAL, WINDOW, Pairing, Request
+from shooter.web.pairing import RATE_LIMIT, REFUSED, REPLACED, SEVERAL, TOKENS_FILE, WINDOW, Pairing, Request
 from tests.test_rules_guard_pairing import Clock
 
 
@@ -237,3 +237,36 @@ def test_an_expired_request_is_told_the_time_to_the_microsecond():
     p.request(news.append, address="a")
     clock.advance(WINDOW)
     assert news == [{"event": "pair-expired", "t": 31.25}]
+
+
+def test_a_request_at_its_deadline_waits_no_more_even_before_its_timer_ran():
+    p = Pairing(clock := Clock())
+    p.request(lambda news: None, address="a")
+    clock.advance_to(WINDOW)                         # the window's end, its timer not run yet
+    assert p.status()["requests"] == []
+    assert refusal(lambda: p.approve(1)) == ("bad-argument", "no request 1 is waiting (waiting: none)")
+
+
+def test_a_pairings_file_set_aside_is_logged_saying_nobody_is_paired(tmp_path):
+    (tmp_path / TOKENS_FILE).write_text("{not json")
+    lines: list[str] = []
+    p = Pairing(Clock(), Store(tmp_path, TOKENS_FILE), log=lines.append)
+    assert len(lines) == 1 and lines[0].endswith("; nobody is paired: pair again")
+    assert p.status()["paired"] == []
+
+
+def test_status_adds_the_names_what_undo_takes_back_and_the_pairing_while_the_web_console_runs():
+    clock = Clock()
+    table = Table()
+    box = Box()
+    web = commands.Web(table=table, events=Broadcast(clock), beeper=box, button=box, lid=box, names={2: "Bo", 1: "Al"})
+    assert commands.web_status(web) == {}            # the web console is off
+    web.open(Pairing(clock))
+    assert commands.web_status(web) == {"names": {"1": "Al", "2": "Bo"}, "undoes": None,
+                                        "pairing": {"paired": [], "waiting": 0, "requests": []}}
+    table.new_game(4, dealer=1)
+    table.start_round("5")
+    table.play("7")
+    assert [h["command"] for h in table.history] == ["round start", "play"]
+    assert commands.web_status(web)["undoes"] == "play"
+    assert list(commands.web_status(web)["names"]) == ["1", "2"]
