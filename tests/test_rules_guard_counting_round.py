@@ -125,6 +125,16 @@ def test_D_FIRST_a_standing_first_card_is_the_undo_level_first_a_void_one_is_mor
     assert [h["command"] for h in t.history] == ["first"]
 
 
+def test_D_FIRST_a_void_first_card_forgets_a_correction_made_during_the_deal():
+    t = dealt()
+    t.set(seat=3, hand=6)                           # a count corrected before the first card: an undo level
+    assert [h["command"] for h in t.history] == ["set"]
+    t.first_card("skip")                            # void: the deal goes on, nothing before it can be undone
+    assert t.history == [] and t.undo_blocker == "deal"
+    assert refusal(lambda: t.undo()) == (
+        "cannot-undo", "The last thing was the deal; its cards are out and cannot be taken back.")
+
+
 def test_FL_SIDE_the_first_card_is_read_on_the_side_that_is_up():
     t = dealt("flip")
     assert refusal(lambda: t.first_card("wild-draw-colour")) == (

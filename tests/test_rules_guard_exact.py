@@ -74,6 +74,17 @@ def test_CL_SHUF_a_wild_shuffle_deals_clockwise_from_the_players_left_even_count
     ]
 
 
+# --- a last draw card (D-LAST; option last_hit_counts) ----------------------------------------------------------
+
+def test_D_LAST_without_last_hit_counts_a_draw_card_still_owes_its_cards_unless_it_is_the_last():
+    t = table(options={"last_hit_counts": False})
+    assert t.play("draw-two") == [{"event": "owed", "seat": 3, "presses": 1, "reason": "draw-two", "cards": 2}]
+    t2 = table(options={"last_hit_counts": False})
+    t2.set(seat=2, hand=1)
+    assert t2.play("draw-two", last=True) == [{"event": "round-over", "winner": 2}]
+    assert t2.game.queue == []
+
+
 # --- Reverse (CL-REV) ---------------------------------------------------------------------------------------
 
 def test_CL_REV_a_second_reverse_turns_play_back_clockwise():
