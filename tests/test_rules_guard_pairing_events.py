@@ -267,6 +267,15 @@ def test_status_adds_the_names_what_undo_takes_back_and_the_pairing_while_the_we
     table.new_game(4, dealer=1)
     table.start_round("5")
     table.play("7")
-    assert [h["command"] for h in table.history] == ["round start", "play"]
-    assert commands.web_status(web)["undoes"] == "play"
+    table.penalty("advice", seat=3)
+    assert [h["command"] for h in table.history] == ["round start", "play", "penalty"]
+    assert commands.web_status(web)["undoes"] == "penalty"   # the last level
     assert list(commands.web_status(web)["names"]) == ["1", "2"]
+
+
+def test_a_browser_asking_again_replaces_its_own_request_without_being_refused():
+    p = Pairing(Clock())
+    news: list[dict[str, Any]] = []
+    p.request(news.append, address="a")
+    again = p.request(news.append, address="a")
+    assert news == [] and [r["request"] for r in p.status()["requests"]] == [again.number]
