@@ -275,7 +275,7 @@ def test_status_adds_the_names_what_undo_takes_back_and_the_pairing_while_the_we
 
 def test_a_browser_asking_again_replaces_its_own_request_without_being_refused():
     p = Pairing(Clock())
-    news: list[dict[str, Any]] = []
-    p.request(news.append, address="a")
-    again = p.request(news.append, address="a")
-    assert news == [] and [r["request"] for r in p.status()["requests"]] == [again.number]
+    asker = Socket("a")                              # the socket itself is what its news is delivered to
+    p.request(asker, address="a")
+    again = p.request(asker, address="a")
+    assert asker.news == [] and [r["request"] for r in p.status()["requests"]] == [again.number]
