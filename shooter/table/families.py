@@ -248,7 +248,7 @@ class CountingFamily(RulesFamily):
         if aims != (aim is not None) or (aims and (aim == g.current or aim in g.out)):
             raise BadArgument(f"target= (another seat still in the game) goes with "
                                                f"targeted-draw-two and forced-swap only, and they need it; "
-                                               f"not with {name}.")
+                                               f"not with {str(card).strip()}.")  # as typed: "5", not "number"
         return t._run("play", "play_card", card=name, target=aim, last=last, announce=True,
                       finish=t._end_round_if_out)
 
