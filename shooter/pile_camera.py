@@ -20,7 +20,7 @@ tells the watcher:
 * a wrong card owed for (``owed`` of reason ``wrong-card``: the card is taken back): the view before that card
   is the reference again, so the card it uncovers is no play (and a card put down meanwhile is one);
 * a flip (``side``: the pile turned over) primes it: the next view that settles after a change is the
-  reference, unread;
+  reference, unread (a new game over a still pile forgets a flip whose pile was never turned);
 * a play typed while no read waits (the camera missed the card, or has not settled on it yet): the view it
   settles to is the reference, so the card is not read again later as the next seat's play.
 
@@ -137,7 +137,7 @@ class Gate:
                 self.watcher.settle()
             elif what in ("new game", "play begins"):
                 # the pile as it lay then is the reference if it lay still; else the view it settles to
-                self.watcher.settle_unless_still(at)
+                self.watcher.settle_unless_still(at, anew=what == "new game")
             elif what == "prime":
                 self.watcher.prime()
             elif what == "take back":

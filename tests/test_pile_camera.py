@@ -380,3 +380,22 @@ def test_a_card_put_down_right_after_game_new_is_read(table, edition, seed):
         if len(got) != 1 or got[0].quad is None or overlap_share(got[0].quad, corners) < 0.9:
             missed.append((delay, card, [r.describe() for r in got]))
     assert missed == [], missed
+
+
+def test_a_flip_not_yet_turned_over_when_a_new_game_begins_does_not_swallow_its_first_card(table):
+    # the table flipped (the side event primes the watcher: the pile's next settled change is the turning over,
+    # no play), but the pile was not turned before a new game began over it: the new game's view lies still, and
+    # the first card put down on it is a play, not the turning over the old game waited for
+    t = table()
+    assert t.send("game new players=3")["ok"]
+    assert t.send("round start first=3")["ok"]
+    t.wait(1.0)
+    [camera] = t.put(Card("number", "red", 3))
+    assert camera["line"] == "play 3 seat=2" and camera["reply"]["ok"], camera
+    t.app.loop.post(lambda: t.app.controller.emit(EventName.SIDE, side="dark"))   # as the table flips
+    t.wait(1.0)
+    assert t.send("game new players=3 force")["ok"]
+    assert t.send("round start first=3")["ok"]
+    t.wait(1.0)
+    [camera] = t.put(Card("number", "green", 5))
+    assert camera["line"] == "play 5 seat=2" and camera["reply"]["ok"], camera

@@ -96,12 +96,17 @@ class PileWatcher:
         the reference, not read (a hand still over the pile is not taken for it)."""
         self._primed, self._checked = True, False
 
-    def settle_unless_still(self, at: float) -> None:
+    def settle_unless_still(self, at: float, *, anew: bool = False) -> None:
         """The pile may be changing at ``at`` (the caller's clock: a new game begins, or play does): if the view
         lay still then, as the frames seen before show it (for ``settings.settle_s``, counted from the first frame
         for the first view), it stays the reference, so a card put down after ``at`` is a new card; else as
-        :meth:`settle`. Before the first frame, the first view is the reference as it is."""
+        :meth:`settle`. Before the first frame, the first view is the reference as it is. ``anew``: a new game
+        begins, and a flip of the old game whose pile was not turned over yet (:meth:`prime`) is forgotten."""
         if self._last is None or (self._checked and at - self._still_since >= self.settings.settle_s):
+            if anew and self._checked:
+                # a new game (``anew``): the turning over a flip of the old game primed for (no settle pending:
+                # that is checked, consumed) will not come, so the new game's first change is a card put down
+                self._primed = False
             return
         self.settle()
 
