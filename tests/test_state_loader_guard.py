@@ -14,9 +14,8 @@ import pytest
 from shooter.errors import StateFileError
 from shooter.table import Table
 from shooter.table.state import EXACT_CARDS, EXACT_REASONS, load_snapshot, snapshot
-from tests.test_table_state import busy_table, exact_snapshot_with_a_challenge, scored_table
+from tests.test_table_state import DELETE, busy_table, exact_snapshot_with_a_challenge, scored_table, set_at
 
-DELETE = object()   # an edit that takes the field out
 LAST_PLAY = object()  # an edit that puts a real last play (of another game) there
 
 Edits = list[tuple[tuple[Any, ...], Any]]
@@ -64,15 +63,7 @@ GAMES = saved_games()
 def edited(maker: str, edits: Edits) -> dict[str, Any]:
     data = copy.deepcopy(GAMES[maker])
     for path, value in edits:
-        where = data
-        for step in path[:-1]:
-            where = where[step]
-        if value is DELETE:
-            del where[path[-1]]
-        elif value is LAST_PLAY:
-            where[path[-1]] = copy.deepcopy(GAMES["last"]["extreme"]["last_play"])
-        else:
-            where[path[-1]] = value
+        set_at(data, path, copy.deepcopy(GAMES["last"]["extreme"]["last_play"]) if value is LAST_PLAY else value)
     return data
 
 

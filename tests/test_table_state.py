@@ -71,18 +71,24 @@ def test_table_diagram_is_mermaid_of_the_phases():
     assert "stateDiagram-v2" in text and "play --> scoring: end_round" in text
 
 
+DELETE = object()   # set_at's value that takes the field out
+
+
+def set_at(data, path, value) -> None:
+    """Sets the field at ``path`` (keys and indices) of nested saved data to ``value`` (DELETE: deletes it)."""
+    for key in path[:-1]:
+        data = data[key]
+    if value is DELETE:
+        del data[path[-1]]
+    else:
+        data[path[-1]] = value
+
+
 def corrupt(path, value, *more):
     """busy_table's data with fields set (path: keys and indices; KeyError deletes), pairs after pairs."""
     data = copy.deepcopy(busy_table().to_dict())
-    edits = [(path, value), *zip(more[::2], more[1::2], strict=True)]
-    for where, what in edits:
-        node = data
-        for key in where[:-1]:
-            node = node[key]
-        if what is KeyError:
-            del node[where[-1]]
-        else:
-            node[where[-1]] = what
+    for where, what in [(path, value), *zip(more[::2], more[1::2], strict=True)]:
+        set_at(data, where, DELETE if what is KeyError else what)
     return data
 
 
