@@ -93,3 +93,18 @@ def test_no_two_commands_of_the_table_have_the_same_words():
     from shooter.commands import COMMANDS
     words = [spec.words for spec, _ in COMMANDS]
     assert len(words) == len(set(words))
+
+
+@pytest.mark.parametrize("value", ["random", 1, 10, 0])
+def test_a_resumed_game_keeps_every_allowed_first_dealer_random_and_each_seat_to_the_tenth(value):
+    # docs/rules.md: default_dealer is a seat (1..10, the most seats a table has) or "random"; 0 is no seat
+    data = Table().to_dict()
+    data["options"]["default_dealer"] = value
+    if value == 0:
+        with pytest.raises(ValueError, match="Rule option default_dealer has an invalid value 0."):
+            RuleOptions(default_dealer=value)
+        with pytest.raises(StateFileError, match="default_dealer has an invalid value 0"):
+            Table.from_dict(data)
+        return
+    assert RuleOptions(default_dealer=value).problem() is None
+    assert Table.from_dict(data).to_dict()["options"]["default_dealer"] == value
