@@ -101,7 +101,7 @@ def test_a_resumed_game_keeps_every_allowed_first_dealer_random_and_each_seat_to
     data = Table().to_dict()
     data["options"]["default_dealer"] = value
     if value == 0:
-        with pytest.raises(ValueError, match="Rule option default_dealer has an invalid value 0."):
+        with pytest.raises(ValueError, match=r"Rule option default_dealer has an invalid value 0\."):
             RuleOptions(default_dealer=value)
         with pytest.raises(StateFileError, match="default_dealer has an invalid value 0"):
             Table.from_dict(data)
