@@ -64,6 +64,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                                         "noise): reads, correct, wrong, unsure, missed, ms per frame.")
     bench.add_argument("--sim", action="store_true", required=True, help="rendered frames (the only kind yet)")
     bench.add_argument("--cards", type=int, default=200, metavar="N", help="cards per edition (default 200)")
+    bench.add_argument("--held-out-seed", type=int, metavar="N",
+                       help="seed of the held-out set (default: --seed + 1000); never the learning's --seed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
         record = choose(args.variant or default().variant, args.edition)
         if getattr(args, "cards", 1) < 1:
             raise ConfigError(f"--cards {args.cards}: must be at least 1")
+        if getattr(args, "held_out_seed", None) is not None and args.held_out_seed == args.seed:
+            raise ConfigError(f"--held-out-seed {args.held_out_seed}: the learning's --seed; the held-out set "
+                              f"must be rendered with a seed the learning never saw")
         if args.cards_command == "test" and (args.directory is None) == (not args.sim):
             raise ConfigError("cards test needs a DIR of photos or --sim (one of them)")
     except (ConfigError, BadArgument) as exc:
@@ -89,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     if args.cards_command == "bench":
         from .vision.bench import bench
         chosen = [record] if args.variant or args.edition else records()
-        return _print(bench(chosen, args.seed, args.cards), args.json, sys.stdout)
+        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed), args.json, sys.stdout)
     if args.cards_command == "learn":
         return _learn(args, config, record, state_dir)
     if args.sim:

@@ -146,12 +146,15 @@ def test_D_FIRST_the_reported_card_is_game_first_and_play_starts():
     assert t.status()["first"] == "number" and t.phase == "play" and t.game.current == 2
 
 
-def test_D_FIRST_a_void_card_gets_one_more_card_to_the_dealer():
+@pytest.mark.parametrize("void", ["skip", "wild"])
+def test_D_FIRST_a_void_card_gets_one_more_card_to_the_dealer(void):
+    # CL-FIRST: the void first card's queue entry is the one card, owed to the dealer
     t = Table()
     t.new_game(4, dealer=1, variant="classic")
     t.start_round()
     deal(t)
-    t.first_card("skip")
+    t.first_card(void)
+    assert [(o.seat, o.reason, o.cards) for o in t.game.queue] == [(1, "first", 1)]
     assert t.phase == "first" and t.due() == (1, "first", 1)
 
 

@@ -104,16 +104,6 @@ def test_CL_FIRST_a_void_first_card_is_kept_and_the_dealer_gets_one_more_card():
     assert t2.game.hands[1] == 7                      # the first cards went to the pile, not to the dealer
 
 
-def test_CL_FIRST_the_void_first_cards_entry_is_one_card():
-    t = Table()
-    t.new_game(4, dealer=1, variant="classic")
-    t.start_round()
-    deal(t)
-    t.first_card("wild")
-    assert queue(t) == [(1, "first", 1)]
-    assert t.due() == (1, "first", 1)
-
-
 # --- challenges (FL-CHAL) -----------------------------------------------------------------------------------
 
 def test_FL_CHAL_a_rejected_draw_until_the_colour_costs_the_victim_2_more_after_the_colour():

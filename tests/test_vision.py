@@ -182,6 +182,17 @@ def test_cards_learn_sim_keeps_the_templates_and_test_sim_reports_json(tmp_path)
     assert set(result["editions"]) == {"extreme-2016"} and result["ms_per_frame"] > 0
 
 
+def test_cards_bench_takes_another_held_out_seed_but_never_the_learnings():
+    out = _cards("bench", "--sim", "--variant", "all-wild", "--cards", "3", "--held-out-seed", "7", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert (result["seed"], result["held_out_seed"], result["cards"]) == (1, 7, 3)
+    assert set(result["editions"]) == {"all-wild"}
+    out = _cards("bench", "--sim", "--seed", "4", "--held-out-seed", "4")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--held-out-seed 4: the learning's --seed" \
+        in out.stderr and out.stdout == ""
+
+
 def test_the_camera_section_is_checked_key_by_key_with_one_line_errors():
     assert parse_config({}).camera is None
     cam = parse_config({"camera": {"backend": "opencv", "device": "/dev/video0", "pile": [10, 10, 300, 300],

@@ -113,18 +113,22 @@ def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing)
     return tally
 
 
-def bench(records: Iterable[Edition], seed: int, cards: int) -> dict[str, Any]:
-    """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on."""
+def bench(records: Iterable[Edition], seed: int, cards: int, held_out_seed: int | None = None) -> dict[str, Any]:
+    """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
+    held-out set's seed is ``held_out_seed``, by default ``seed + 1000``."""
+    held = seed + 1000 if held_out_seed is None else held_out_seed
+    if held == seed:
+        raise ValueError(f"the held-out seed {held} is the learning's: the held-out set must be one it never saw")
     total, timing = Tally(), Timing()
     editions: dict[str, Any] = {}
     for record in records:
         deck, missed = learn_sim(record, seed)
-        tally = held_out(record, deck, seed + 1000, cards, timing)
+        tally = held_out(record, deck, held, cards, timing)
         editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
                                 [f.name for f in missed]}
         total.add(tally)
     return {**total.figures(), **timing.figures(), "editions": editions, "mistakes": total.mistakes[:20],
-            "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": seed + 1000,
+            "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": held,
             "learning_settings": asdict(LEARNING), "held_out_settings": asdict(HELD_OUT)}
 
 

@@ -38,6 +38,10 @@ class Features:
 
     ink: tuple[float, float, float]
     symbol: npt.NDArray[np.float32]
+    # when the sensor clipped the white in a channel no edge could work out: the inks it may truly be, one for
+    # each colour of light (:func:`_possible_inks`) that gives the channels seen and clips the others; empty: the
+    # ink is ``ink``
+    possible: tuple[tuple[float, float, float], ...] = ()
 
 
 def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
@@ -129,6 +133,18 @@ def ordered(quad: Quad) -> Quad:
     return np.ascontiguousarray(quad, np.float32)
 
 
+def _light_taken_out(img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``img`` with the light's colour divided out: the pale bright pixels (the cards' white borders, a glare)
+    made grey. A cold or a warm lamp tints the border's white (under a bluish light of 1.23 blue to 0.77 red it
+    is 37 % bluer than red), and the white board is looked for as pixels that are nearly grey."""
+    brightest, least = img.max(axis=2), img.min(axis=2)
+    pale = (least > 0.5 * brightest) & (brightest >= np.percentile(brightest, 99)) & (brightest > 8.0)
+    if int(pale.sum()) < 20:
+        return img
+    white = np.median(img[pale], axis=0)
+    return np.asarray(img * (float(white.max()) / np.maximum(white, 1.0)), np.float32)
+
+
 def still_outline(view: Image, min_area: float) -> Quad | None:
     """The corners of the top card of a photo of the pile (no earlier view to compare with), or None.
 
@@ -137,7 +153,7 @@ def still_outline(view: Image, min_area: float) -> Quad | None:
     fields are the blobs of not-white that the white board encloses; the largest one that fills a card-shaped
     quadrilateral is taken and
     grown by the border's width to the card's outline."""
-    img = view.astype(np.float32)
+    img = _light_taken_out(view.astype(np.float32))
     h, w = img.shape[:2]
     brightest, least = img.max(axis=2), img.min(axis=2)
     # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
@@ -191,6 +207,11 @@ def features(card: Image) -> Features:
     ring[1:4, :] = ring[-4:-1, :] = ring[:, 1:4] = ring[:, -4:-1] = True
     ring[:8, :8] = ring[:8, -8:] = ring[-8:, :8] = ring[-8:, -8:] = False   # the rounded corners
     white = np.percentile(img[ring], 80, axis=0)
+    middling = np.median(img[ring], axis=0)
+    if (white >= CLIPPED).all() and not (middling >= CLIPPED).all():
+        # the brighter part is the sensor's top in every channel (a glare over the border, a bright lamp on half
+        # of a shaded card): it tells nothing of the light's colour; the border's middle part does
+        white = middling
     inner = img[3:-3, 3:-3].reshape(-1, 3)
     top, low = inner.max(axis=1), inner.min(axis=1)
     if white.min() < 0.6 * float(np.percentile(top, 99)):
@@ -215,8 +236,47 @@ def features(card: Image) -> Features:
     middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
     strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
     symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR).astype(np.float32)
-    ink = ink_levels / _unclipped_white(img, white, np.median(img[ring], axis=0), ink_levels)
-    return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol)
+    unclipped = _unclipped_white(img, white, middling, ink_levels)
+    ink = ink_levels / unclipped
+    return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol,
+                    _possible_inks(white, unclipped, ink_levels))
+
+
+# a lamp's colour runs from warm to cold: its BGR is a level times (1 - w, 1, 1 + w) (a bulb's w about 0.2, daylight
+# about -0.2, as a camera balanced between them sees them), the colours between lying on that line. The w looked
+# at for a white the sensor clipped (the held-out scenes' lamps reach 0.25; from 0.4 on, a pink whose red is
+# clipped could be any purple):
+WARMTHS = np.linspace(-0.3, 0.3, 25)
+FIT = 0.04          # the white's channels seen must lie this near (a share) the light's line at a w
+INK_TOP = 1.05      # the most an ink reflects of the board's white in a channel (an orange's red: 1.03)
+LOST_STEPS = 5      # the shares tried for a channel in which the ink itself was clipped
+
+
+def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
+                   ink: npt.NDArray[np.float32]) -> tuple[tuple[float, float, float], ...]:
+    """The inks the field may truly be when the sensor clipped the border's white in a channel that no edge
+    worked out (:func:`_unclipped_white`): for each colour of light on the warm-to-cold line (:data:`WARMTHS`)
+    that gives the white's other channels as seen and is brighter than the sensor's top in the clipped ones, the
+    ink over that white; a channel in which the ink was clipped too is known only to be at least the sensor's
+    top over that white (and at most :data:`INK_TOP`), and is tried across that range. None (the ink is as
+    measured) when nothing is clipped, or all three channels are (a glare: no channel tells the light's
+    colour)."""
+    left = (white >= CLIPPED) & (unclipped <= white)
+    if not left.any() or left.all():
+        return ()
+    seen, lost = ~left, ink >= CLIPPED - 10.0
+    out = []
+    for w in WARMTHS:
+        tint = np.asarray([1.0 - w, 1.0, 1.0 + w], np.float64)
+        level = float(np.mean(unclipped[seen] / tint[seen]))
+        light = level * tint
+        if np.abs(light[seen] / unclipped[seen] - 1.0).max() > FIT or (light[left] < unclipped[left]).any():
+            continue
+        share = ink / np.where(left, light, unclipped)
+        ranges = [np.linspace(min(float(share[c]), INK_TOP), INK_TOP, LOST_STEPS) if lost[c] else [float(share[c])]
+                  for c in range(3)]
+        out += [(float(b), float(g), float(r)) for b in ranges[0] for g in ranges[1] for r in ranges[2]]
+    return tuple(out)
 
 
 CLIPPED = 250.0   # a border's white this bright (of the sensor's 255, less its noise) may be brighter than seen
@@ -300,7 +360,25 @@ def refined(frame: Image, quad: Quad) -> Quad | None:
     if float(np.abs(quad - start).max()) > 3 * REACH * scale:
         return None
     area, was = cv2.contourArea(quad), cv2.contourArea(start)
-    return quad if 0.6 * was < area < 1.6 * was else None
+    return quad if 0.6 * was < area < 1.6 * was and card_shaped(quad) else None
+
+
+# opposite sides of a card seen from a tilt of 30° differ by about 6 %; an outline fitted a few pixels off on a
+# small card, by up to 25 %: more than this is no card's outline
+SKEW = 1.3
+
+
+def card_shaped(quad: Quad) -> bool:
+    """Whether ``quad`` can be a card as the mounting sees one: opposite sides of about one length (perspective
+    from a tilt of up to 30° makes the far one a little shorter; within :data:`SKEW` of each other) and the long
+    over the short within :data:`ASPECT`. Edges fitted across two cards (black on black) make other shapes."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    if min(sides) < 1.0:
+        return False
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return max(sides[0], sides[2]) / min(sides[0], sides[2]) <= SKEW \
+        and max(sides[1], sides[3]) / min(sides[1], sides[3]) <= SKEW \
+        and ASPECT[0] <= max(a, b) / min(a, b) <= ASPECT[1]
 
 
 def _edges(frame: Image, quad: Quad) -> Quad | None:

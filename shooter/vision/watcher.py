@@ -55,6 +55,8 @@ class WatchSettings:
     apart_floor: float = 0.1         # ... the most counted no less than this (a lead of noise is no lead)
     apart_cap: float = 0.3           # ... and no more (faces unlike each other: a lead of 0.06 is half sure)
     ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
+    ink_noise: float = 0.05          # ... each distance counted this much larger (two inks both within the
+                                     # sensor's noise of the read, 0.004 and 0.02 away, are not one sure)
 
 
 @dataclass(frozen=True)
@@ -242,25 +244,31 @@ def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.ND
 CHROMA_FULL = 0.12   # an ink this far from grey (its ratio to the white, less its mean) is surely coloured
 
 
-def hue_point(bgr: tuple[float, float, float]) -> npt.NDArray[np.float64]:
-    """Where an ink lies on the disk of hues: its direction from grey (the hue), its distance from the middle
-    how surely it is coloured (1 from :data:`CHROMA_FULL` on; a wild's black near 0). The same whatever the
-    light's level and a glare's wash: an ink seen as ``a * ink + b`` (a shadow scales it, a glare adds white)
-    lies in the same direction."""
-    v = np.asarray(bgr, np.float64)
-    c = v - v.mean()
-    xy = np.array([(c[2] - c[1]) / np.sqrt(2.0), (2 * c[0] - c[1] - c[2]) / np.sqrt(6.0)])
-    r = float(np.linalg.norm(xy))
-    return xy / r * min(1.0, r / CHROMA_FULL) if r > 1e-9 else xy
+def hue_points(bgr: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Where inks (rows of BGR) lie on the disk of hues: each one's direction from grey (the hue), its distance
+    from the middle how surely it is coloured (1 from :data:`CHROMA_FULL` on; a wild's black near 0). The same
+    whatever the light's level and a glare's wash: an ink seen as ``a * ink + b`` (a shadow scales it, a glare
+    adds white) lies in the same direction."""
+    v = np.atleast_2d(np.asarray(bgr, np.float64))
+    c = v - v.mean(axis=1, keepdims=True)
+    xy = np.stack([(c[:, 2] - c[:, 1]) / np.sqrt(2.0), (2 * c[:, 0] - c[:, 1] - c[:, 2]) / np.sqrt(6.0)], axis=1)
+    r = np.linalg.norm(xy, axis=1, keepdims=True)
+    return np.asarray(np.where(r > 1e-9, xy / np.maximum(r, 1e-9) * np.minimum(1.0, r / CHROMA_FULL), xy), np.float64)
 
 
-def _ink(deck: Deck, ink: tuple[float, float, float]) -> list[tuple[str | None, str, float]]:
+def _ink(deck: Deck, seen: Features) -> list[tuple[str | None, str, float]]:
     """Every learned ink by distance: (side, colour or BLACK, distance), nearest first. Inks are compared by
-    their place on the disk of hues (:func:`hue_point`): their hue, and a wild's black by being near grey."""
-    at = hue_point(ink)
-    found = [(None if side == "" else side, colour, float(np.linalg.norm(at - hue_point(ref))))
-             for side, inks in deck.inks.items() for colour, ref in inks.items()]
-    return sorted(found, key=lambda f: f[2])
+    their place on the disk of hues (:func:`hue_points`): their hue, and a wild's black by being near grey. When
+    the sensor clipped the white, the read ink is one of ``seen.possible`` (one for each colour of light that
+    fits what was seen), and each learned ink's distance is the least to any of them."""
+    names = [(None if side == "" else side, colour) for side, inks in deck.inks.items() for colour in inks]
+    if not names:
+        return []
+    learned = hue_points([ref for inks in deck.inks.values() for ref in inks.values()])
+    points = hue_points(seen.possible or (seen.ink,))
+    far = np.linalg.norm(points[:, None, :] - learned[None, :, :], axis=2).min(axis=0)
+    return sorted(((side, colour, float(d)) for (side, colour), d in zip(names, far, strict=True)),
+                  key=lambda f: f[2])
 
 
 def _aligned(symbol: npt.NDArray[np.float32], learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
@@ -365,12 +373,12 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
              exact: bool = True) -> Read:
     """The card ``seen`` is, by the deck's learned inks and symbols; unsure whatever they say when its outline
     was not found on its own edges (``exact`` False: what was straightened may be partly another card)."""
-    inks = _ink(deck, seen.ink)
+    inks = _ink(deck, seen)
     if not inks or not deck.faces:
         return Read("?", None, None, 0.0, unsure=True, quad=quad)
     side, colour, d1 = inks[0]
     d2 = next((d for s, c, d in inks[1:] if c != colour), d1 * 10 + 1.0)
-    ink_conf = _half_at(1.0 - d1 / max(d2, 1e-9), 1.0 - settings.ink_sure)
+    ink_conf = _half_at(1.0 - (d1 + settings.ink_noise) / (d2 + settings.ink_noise), 1.0 - settings.ink_sure)
     wild = colour == BLACK
     fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
