@@ -272,7 +272,10 @@ class PileCamera:
         elif name == EventName.SIDE:
             self.gate.ask("prime")
         elif name == EventName.SHOT and obj.get("reason") == Reason.FIRST:
-            self.gate.ask("settle")   # shot to the dealer, who turns it up: the first card, no play
+            # shot to the dealer, who turns it up: the change that follows is the first card, no play (primed,
+            # not settled: the view may lie still for a while before the card is turned up, and would be the
+            # reference then; the card, turned up as play begins, was then read as the first seat's play)
+            self.gate.ask("prime")
         if name == EventName.OWED and obj.get("reason") == Reason.WRONG_CARD:
             if not self._owing_wrong:   # the penalty itself; its presses repeat the event
                 self.gate.ask("take back")

@@ -399,3 +399,43 @@ def test_a_flip_not_yet_turned_over_when_a_new_game_begins_does_not_swallow_its_
     t.wait(1.0)
     [camera] = t.put(Card("number", "green", 5))
     assert camera["line"] == "play 5 seat=2" and camera["reply"]["ok"], camera
+
+
+@pytest.mark.parametrize("void", [False, True], ids=["first card", "void first card, then another"])
+def test_an_exact_dealers_first_card_turned_up_a_while_after_its_shot_is_no_play(void):
+    # the shooter shoots the first card to the dealer, the pile lies still a while (the dealer picks it up), and
+    # the card is turned up and named at once: the change after the shot is the first card (primed), not the
+    # still view before it (settled: the old code made that the reference, and read the first card, turned up
+    # as play began, as the first seat's play: simulate --vision's classic seed 1 out of step in its second round,
+    # seed 3 after a void first card)
+    learned_from_renders(lookup("classic"))
+    t = Table()
+    try:
+        assert t.send("game new players=3 variant=classic")["ok"]
+        assert t.send("round start")["ok"]
+        t.wait(1.0)
+        shots = [e for e in t.events if e["event"] == "shot"]
+        first = [e for e in shots if e["reason"] == "first"]
+        assert first and all(e["ejected"] for e in shots)
+        t.world.launcher.take(sum(e["ejected"] for e in shots))   # the magazine's cards have no faces here:
+        assert t.wait(1.5) == []                   # the pile lies still: the dealer has the card in hand
+        if void:
+            # a wild draw four is turned up: void, another card is shot at once (while the first is settling:
+            # the two changes are both no play; the old watcher kept one of them, and read the red 5 as a play:
+            # simulate --vision's classic seed 3)
+            t.world.put_on_pile(Card("wild-draw-four"))
+            reply = t.send("first wild-draw-four")
+            assert reply["ok"] and reply["again"], reply
+            again = [e for e in t.events if e["event"] == "shot"][len(shots):]
+            assert [e["reason"] for e in again] == ["first"], again
+            t.world.launcher.take(again[0]["ejected"])
+            t.wait(0.6)   # the wild draw four settles (after the second card's shot), then the next is turned up
+        t.world.put_on_pile(Card("number", "red", 5))               # the first one turned up is a red 5
+        reply = t.send("first 5")
+        assert reply["ok"], reply
+        seen = t.wait(3.0)
+        assert t.reads() == 0 and seen == [], seen
+        hands = t.app.controller.table.status()["hands"]
+        assert hands == {"1": 7, "2": 7, "3": 7}, hands   # no seat played the first card
+    finally:
+        t.app.close()

@@ -85,18 +85,18 @@ class PileWatcher:
         self._reference: npt.NDArray[np.float32] | None = None
         self._still_since = 0.0
         self._checked = True
-        self._primed = False
+        self._primed = 0   # changes still to come that are no card put down (each the reference)
         self._before: npt.NDArray[np.float32] | None = None   # the reference before the last change
 
     def reset(self) -> None:
         """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
         self._last = self._reference = self._before = None
-        self._primed = False
+        self._primed = 0
 
     def settle(self) -> None:
         """The pile changed without a card put down: the next view that lies still for ``settings.settle_s`` is
         the reference, not read (a hand still over the pile is not taken for it)."""
-        self._primed, self._checked = True, False
+        self._primed, self._checked = max(self._primed, 1), False
 
     def settle_unless_still(self, at: float, *, anew: bool = False) -> None:
         """The pile may be changing at ``at`` (the caller's clock: a new game begins, or play does): if the view
@@ -108,7 +108,7 @@ class PileWatcher:
             if anew and self._checked:
                 # a new game (``anew``): the turning over a flip of the old game primed for (no settle pending:
                 # that is checked, consumed) will not come, so the new game's first change is a card put down
-                self._primed = False
+                self._primed = 0
             return
         self.settle()
 
@@ -119,9 +119,10 @@ class PileWatcher:
             self._reference = self._before
 
     def prime(self) -> None:
-        """The pile is about to change without a card put down (a wrong card taken back, the pile turned over):
-        the next view that settles after a change is the reference, not read."""
-        self._primed = True
+        """The pile is about to change without a card put down (a wrong card taken back, the pile turned over, a
+        first card turned up): the next view that settles after a change is the reference, not read. Asked twice
+        before the first change has settled (a void first card, and the one turned up after it), two changes are."""
+        self._primed += 1
 
     def feed(self, frame: Frame, now: float) -> Read | None:
         """A :class:`Read` when a new card has settled in this frame, else None."""
@@ -151,7 +152,7 @@ class PileWatcher:
             return None
         self._checked = True
         if self._primed:
-            self._reference, self._primed = small, False
+            self._reference, self._primed = small, self._primed - 1
             return None
         reference, self._before, self._reference = self._reference, self._reference, small
         found = locate(view, small, reference, white, self.settings)
