@@ -5,9 +5,9 @@
 EDITION is an edition key (extreme-2016, extreme-2010, classic, all-wild, flip); CARDS defaults to 200 and
 LEARNING_SEED to 1 (as ``cards bench`` learns). For each card that was missed, unsure or wrong it prints the
 card, the outcome and the read, the scene's conditions (camera height and tilt, light, shadow, glare, blur,
-noise) and whether a hand was over the pile; with OUT_DIR it saves the frame the read was made on (or, for a
-missed card, the last frame before the next card) as a PNG, named by the card's index. The last line is
-``N failed reads``. It is the same loop as ``shooter.vision.bench.held_out``: what it counts matches the bench.
+noise) and whether a hand was over the pile as the card came down; with OUT_DIR it saves the frame the read was
+made on (or, for a missed card, the last frame before the next card) as a PNG, named by the card's index. The
+last line is ``N failed reads``. The cards are counted by the bench's own loop (``shooter.vision.bench.held_out``).
 """
 
 from __future__ import annotations
@@ -15,28 +15,29 @@ from __future__ import annotations
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import cv2
 
 from shooter.editions import records
+from shooter.reads import Read
 from shooter.vision import synthetic
-from shooter.vision.bench import Tally
+from shooter.vision.bench import Tally, Timing, held_out
 from shooter.vision.learn import learn_sim
-from shooter.vision.watcher import PileWatcher
+from shooter.vision.synthetic import Truth
 
-cameras: list[synthetic.SimCamera] = []
+# for each card put down, in order: the camera of its scene and whether a hand was over the pile in its frame
+drops: list[tuple[synthetic.SimCamera, bool]] = []
 
 
 class _Recorded(synthetic.SimCamera):
-    """The renderer's camera, kept so that the scene's conditions and hands can be printed."""
-
-    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        cameras.append(self)
+    """The renderer's camera, noting each card put down (the pile grew since its last frame) with its scene."""
 
     def capture(self):  # type: ignore[no-untyped-def]
         frame = super().capture()
-        self.hands_seen = getattr(self, "hands_seen", 0) + self.hand_in_view
+        if len(self.pile) > getattr(self, "_counted", 0):
+            self._counted = len(self.pile)
+            drops.append((self, self.hand_in_view))
         return frame
 
 
@@ -57,44 +58,26 @@ def main(argv: list[str]) -> int:
     deck, _ = learn_sim(record, learning_seed)
     synthetic.SimCamera = _Recorded  # type: ignore[misc]
     failed = 0
-    index = 0
-    watcher: PileWatcher | None = None
-    pending = None
-    last = None
-    hand_at_drop = False
-    at_drop: synthetic.SimCamera | None = None
 
-    def report(outcome: str, truth, read, frame) -> None:  # type: ignore[no-untyped-def]
+    def counted(index: int, truth: Truth | None, read: Read | None, frame: Any) -> None:
         nonlocal failed
+        one = Tally()
+        one.count(read, truth)
+        if one.correct:
+            return
         failed += 1
-        c = asdict((at_drop or cameras[-1]).conditions)
-        scene = ", ".join(f"{k} {v:.2f}" for k, v in c.items() if isinstance(v, float))
-        shown = f"{truth.colour or 'wild'} {truth.name}" + (f" ({truth.side})" if truth.side else "") \
-            if truth else "no new card"
+        outcome = "missed" if read is None else "unsure" if one.unsure else "wrong"
+        camera, hand = drops[index - 1] if index else (None, False)   # index 0: a read before any card
+        scene = "" if camera is None else \
+            ", ".join(f"{k} {v:.2f}" for k, v in asdict(camera.conditions).items() if isinstance(v, float))
+        shown = "no new card" if truth is None else \
+            f"{truth.colour or 'wild'} {truth.name}" + (f" ({truth.side})" if truth.side else "")
         print(f"#{index} {shown}: {outcome}" + (f" as {read.describe()} {read.confidence:.2f}" if read else "")
-              + f"; hand at the drop {hand_at_drop}; {scene}")
+              + f"; hand at the drop {hand}; {scene}")
         if out is not None and frame is not None:
             cv2.imwrite(str(out / f"{index:03d}-{outcome}.png"), frame)
 
-    for shot in synthetic.held_out_set(record, seed, cards):
-        if watcher is None or watcher.region != shot.region:
-            watcher = PileWatcher(deck, shot.region)
-        if shot.dropped is not None:
-            if pending is not None:
-                report("missed", pending, None, last)
-            pending, index = shot.dropped, index + 1
-            hand_at_drop = cameras[-1].hand_in_view
-            at_drop = cameras[-1]
-        read = watcher.feed(shot.frame, shot.now)
-        last = shot.frame
-        if read is not None:
-            tally = Tally()
-            tally.count(read, pending)
-            if not tally.correct:
-                report("unsure" if tally.unsure else "wrong", pending, read, shot.frame)
-            pending = None
-    if pending is not None:
-        report("missed", pending, None, last)
+    held_out(record, deck, seed, cards, Timing(), counted)
     print(f"{failed} failed reads")
     return 0
 

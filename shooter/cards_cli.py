@@ -82,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
         record = choose(args.variant or default().variant, args.edition)
         if getattr(args, "cards", 1) < 1:
             raise ConfigError(f"--cards {args.cards}: must be at least 1")
-        if getattr(args, "held_out_seed", None) is not None and args.held_out_seed == args.seed:
-            raise ConfigError(f"--held-out-seed {args.held_out_seed}: the learning's --seed; the held-out set "
-                              f"must be rendered with a seed the learning never saw")
+        if args.cards_command == "bench":
+            from .vision.bench import held_out_seed
+            held_out_seed(args.seed, args.held_out_seed)   # refused here, in one line, before any work
         if args.cards_command == "test" and (args.directory is None) == (not args.sim):
             raise ConfigError("cards test needs a DIR of photos or --sim (one of them)")
     except (ConfigError, BadArgument) as exc:

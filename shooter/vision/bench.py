@@ -11,7 +11,7 @@ that other processes on the machine do not count), the rendering not included.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ import numpy as np
 from sim.camera import HELD_OUT, LEARNING
 
 from ..editions import Edition
+from ..errors import ConfigError
 from ..reads import Read
 from .learn import learn_sim
 from .synthetic import Truth, held_out_set
@@ -85,18 +86,32 @@ class Timing:
                 "max_ms_per_frame": round(1e3 * self.worst, 2)}
 
 
-def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing) -> Tally:
-    """The edition's held-out set through a watcher of ``deck``."""
+# told of every card counted: (its index in the set from 1, what it was or None for a read of no new card, the
+# read or None for a card missed, the frame it was read on or the last one before the next card)
+Counted = Callable[[int, Truth | None, Read | None, Any], None]
+
+
+def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing,
+             counted: Counted | None = None) -> Tally:
+    """The edition's held-out set through a watcher of ``deck``; ``counted`` is told of each card as it is
+    counted (benchmarks/vision_failures.py prints the ones not read right)."""
     tally = Tally()
     watcher: PileWatcher | None = None
     pending: Truth | None = None
+    index, last = 0, None
+
+    def count(read: Read | None, truth: Truth | None, frame: Any) -> None:
+        tally.count(read, truth)
+        if counted is not None:
+            counted(index, truth, read, frame)
     for shot in held_out_set(record, seed, cards):
         if watcher is None or watcher.region != shot.region:
             watcher = PileWatcher(deck, shot.region)
         if shot.dropped is not None:
             if pending is not None:
-                tally.count(None, pending)
-            pending = shot.dropped
+                count(None, pending, last)
+            pending, index = shot.dropped, index + 1
+        last = shot.frame
         start = time.thread_time()
         read = watcher.feed(shot.frame, shot.now)
         spent = time.thread_time() - start
@@ -106,19 +121,26 @@ def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing)
         if read is not None:
             timing.read_frames += 1
             timing.read_seconds += spent
-            tally.count(read, pending)
+            count(read, pending, shot.frame)
             pending = None
     if pending is not None:
-        tally.count(None, pending)
+        count(None, pending, last)
     return tally
 
 
-def bench(records: Iterable[Edition], seed: int, cards: int, held_out_seed: int | None = None) -> dict[str, Any]:
-    """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
-    held-out set's seed is ``held_out_seed``, by default ``seed + 1000``."""
-    held = seed + 1000 if held_out_seed is None else held_out_seed
+def held_out_seed(seed: int, asked: int | None) -> int:
+    """The held-out set's seed: ``asked``, by default the learning's ``seed`` + 1000; never the learning's own."""
+    held = seed + 1000 if asked is None else asked
     if held == seed:
-        raise ValueError(f"the held-out seed {held} is the learning's: the held-out set must be one it never saw")
+        raise ConfigError(f"--held-out-seed {held}: the learning's --seed; the held-out set must be rendered with "
+                          f"a seed the learning never saw")
+    return held
+
+
+def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None = None) -> dict[str, Any]:
+    """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
+    held-out set's seed is ``asked``, by default ``seed + 1000`` (:func:`held_out_seed`)."""
+    held = held_out_seed(seed, asked)
     total, timing = Tally(), Timing()
     editions: dict[str, Any] = {}
     for record in records:

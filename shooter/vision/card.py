@@ -258,7 +258,7 @@ def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.flo
     worked out (:func:`_unclipped_white`): for each colour of light on the warm-to-cold line (:data:`WARMTHS`)
     that gives the white's other channels as seen and is brighter than the sensor's top in the clipped ones, the
     ink over that white; a channel in which the ink was clipped too is known only to be at least the sensor's
-    top over that white (and at most :data:`INK_TOP`), and is tried across that range. None (the ink is as
+    top over that white (and at most :data:`INK_TOP`), and is tried across that range. Empty (the ink is as
     measured) when nothing is clipped, or all three channels are (a glare: no channel tells the light's
     colour)."""
     left = (white >= CLIPPED) & (unclipped <= white)
