@@ -208,7 +208,8 @@ def features(card: Image) -> Features:
     ring[:8, :8] = ring[:8, -8:] = ring[-8:, :8] = ring[-8:, -8:] = False   # the rounded corners
     white = np.percentile(img[ring], 80, axis=0)
     middling = np.median(img[ring], axis=0)
-    if (white >= CLIPPED).all() and not (middling >= CLIPPED).all():
+    glared = bool((white >= CLIPPED).all())   # a glare over the border, or a lamp past the sensor's top
+    if glared and not (middling >= CLIPPED).all():
         # the brighter part is the sensor's top in every channel (a glare over the border, a bright lamp on half
         # of a shaded card): it tells nothing of the light's colour; the border's middle part does
         white = middling
@@ -228,7 +229,24 @@ def features(card: Image) -> Features:
     field[y0:y1, x0:x1] = False
     for mx0, mx1, my0, my1 in MARKS:
         field[my0:my1, mx0:mx1] = False
-    ink_levels = np.median(img[field], axis=0)
+    # where a glare (white added to every channel alike) lifted a channel past the sensor's top, the others alone
+    # went on rising and the hue turned (a glared teal's green clipped: green); those pixels are no measure of
+    # the ink while enough of the field is clear of the top in every channel (each pixel judged blurred: the glare
+    # is smooth, and the sensor's noise in a channel near the top is not chosen by)
+    pixels, smooth = img[field], cv2.GaussianBlur(img, (0, 0), 2.0)[field]
+    used = smooth.max(axis=1) < CLIPPED - 10.0
+    if used.mean() < CLEAR_SHARE:
+        used[:] = True
+    ink_levels = np.median(pixels[used], axis=0)
+    # how much white a glare may have added to the ink measured: when the border's brighter part is the sensor's
+    # top in every channel (a glare over it, or a lamp past the top), as much as the ink's dimmest channel shows;
+    # else what the field shows of one, its dimmest channel where the ink was measured over its least lifted part
+    # (a shadow or the light's fall-off scale the field a little; a glare lifts it)
+    if glared:
+        lifted = float(ink_levels.min())
+    else:
+        dimmest = smooth[used].min(axis=1)
+        lifted = float(np.median(dimmest) - np.percentile(dimmest, 5))
     # the symbol is white as the border is (clipped alike): measured against the white as seen
     least = (img / white).min(axis=2)
     # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
@@ -239,7 +257,7 @@ def features(card: Image) -> Features:
     unclipped = _unclipped_white(img, white, middling, ink_levels)
     ink = ink_levels / unclipped
     return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol,
-                    _possible_inks(white, unclipped, ink_levels))
+                    _possible_inks(white, unclipped, ink_levels, lifted))
 
 
 # a lamp's colour runs from warm to cold: its BGR is a level times (1 - w, 1, 1 + w) (a bulb's w about 0.2, daylight
@@ -249,22 +267,45 @@ def features(card: Image) -> Features:
 WARMTHS = np.linspace(-0.3, 0.3, 25)
 FIT = 0.04          # the white's channels seen must lie this near (a share) the light's line at a w
 INK_TOP = 1.05      # the most an ink reflects of the board's white in a channel (an orange's red: 1.03)
-LOST_STEPS = 5      # the shares tried for a channel in which the ink itself was clipped
+LOST_STEPS = 9      # the shares tried for a channel in which the ink itself was clipped
 
 
 def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
-                   ink: npt.NDArray[np.float32]) -> tuple[tuple[float, float, float], ...]:
-    """The inks the field may truly be when the sensor clipped the border's white in a channel that no edge
-    worked out (:func:`_unclipped_white`): for each colour of light on the warm-to-cold line (:data:`WARMTHS`)
-    that gives the white's other channels as seen and is brighter than the sensor's top in the clipped ones, the
-    ink over that white; a channel in which the ink was clipped too is known only to be at least the sensor's
-    top over that white (and at most :data:`INK_TOP`), and is tried across that range. Empty (the ink is as
-    measured) when nothing is clipped, or all three channels are (a glare: no channel tells the light's
-    colour)."""
+                   ink: npt.NDArray[np.float32], lifted: float = 0.0) -> tuple[tuple[float, float, float], ...]:
+    """The inks the field may truly be when the sensor clipped something: the ink over each light that fits
+    what the border shows (:func:`_lights`), with each channel the ink itself was clipped in (a dark orange's
+    red under a bright lamp, a glare over the field) known only as at least the sensor's top over that light,
+    and at most :data:`INK_TOP` of it plus the glare's white added to the field (no more than its dimmest
+    channel shows: white added to every channel alike leaves the hue as it is, until a channel reaches the
+    sensor's top; a glared orange's red stops there while its green and blue rise, and it looks yellow), tried
+    across that range. Empty (the ink is as measured) when nothing is clipped, or only the border's white in
+    every channel and not the ink (the white's level then says nothing the ink's hue needs)."""
+    lost = ink >= CLIPPED - 10.0
+    out = []
+    for light in _lights(white, unclipped, bool(lost.any())):
+        share = ink / light
+        top = INK_TOP + lifted / light
+        ranges = [np.linspace(min(float(share[c]), top[c]), top[c], LOST_STEPS) if lost[c] else [float(share[c])]
+                  for c in range(3)]
+        out += [(float(b), float(g), float(r)) for b in ranges[0] for g in ranges[1] for r in ranges[2]]
+    return tuple(out)
+
+
+def _lights(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
+            lost: bool) -> list[npt.NDArray[np.float64]]:
+    """The colours of light (BGR, in the sensor's levels) that fit the border's white: when the sensor clipped
+    some of its channels and no edge worked them out (:func:`_unclipped_white`), each light on the warm-to-cold
+    line (:data:`WARMTHS`) that gives the white's other channels as seen and is brighter than the sensor's top
+    in the clipped ones; when it clipped all three (a glare over the border, a lamp past the top) and the ink
+    was clipped too (``lost``), the white seen up to :data:`LIGHT_TOP` times as bright; when it clipped none
+    and the ink was, the white as seen. None else (the ink is as measured)."""
     left = (white >= CLIPPED) & (unclipped <= white)
-    if not left.any() or left.all():
-        return ()
-    seen, lost = ~left, ink >= CLIPPED - 10.0
+    if left.all() or not left.any():
+        if not lost:
+            return []
+        levels = np.linspace(1.0, LIGHT_TOP, LEVELS) if left.all() else [1.0]
+        return [np.asarray(unclipped, np.float64) * k for k in levels]
+    seen = ~left
     out = []
     for w in WARMTHS:
         tint = np.asarray([1.0 - w, 1.0, 1.0 + w], np.float64)
@@ -272,13 +313,15 @@ def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.flo
         light = level * tint
         if np.abs(light[seen] / unclipped[seen] - 1.0).max() > FIT or (light[left] < unclipped[left]).any():
             continue
-        share = ink / np.where(left, light, unclipped)
-        ranges = [np.linspace(min(float(share[c]), INK_TOP), INK_TOP, LOST_STEPS) if lost[c] else [float(share[c])]
-                  for c in range(3)]
-        out += [(float(b), float(g), float(r)) for b in ranges[0] for g in ranges[1] for r in ranges[2]]
-    return tuple(out)
+        out.append(np.where(left, light, unclipped))
+    return out
 
 
+LIGHT_TOP = 1.3     # the most a light's white is past the sensor's top (a camera's exposure keeps it near)
+LEVELS = 5          # the light's levels tried from the sensor's top to LIGHT_TOP times it
+
+
+CLEAR_SHARE = 0.2   # the share of the field clear of the sensor's top its ink is measured on (else all of it)
 CLIPPED = 250.0   # a border's white this bright (of the sensor's 255, less its noise) may be brighter than seen
 BAND = 2, 11      # the rows (columns) of the straightened card, from its edge, that hold the border-to-field edge
 # the stretch of each side's band looked at, clear of the rounded corners and the corner marks (top left and
