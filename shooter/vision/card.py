@@ -38,9 +38,9 @@ class Features:
 
     ink: tuple[float, float, float]
     symbol: npt.NDArray[np.float32]
-    # when the sensor clipped the white in a channel no edge could work out: the inks it may truly be, one for
-    # each colour of light (:func:`_possible_inks`) that gives the channels seen and clips the others; empty: the
-    # ink is ``ink``
+    # when the sensor clipped the white in a channel no edge could work out, or the ink itself: the inks it may
+    # truly be, under each colour of light that fits the border and with each clipped channel of the ink across
+    # what it may be (:func:`_possible_inks`); empty: the ink is ``ink``
     possible: tuple[tuple[float, float, float], ...] = ()
 
 
@@ -234,19 +234,13 @@ def features(card: Image) -> Features:
     # the ink while enough of the field is clear of the top in every channel (each pixel judged blurred: the glare
     # is smooth, and the sensor's noise in a channel near the top is not chosen by)
     pixels, smooth = img[field], cv2.GaussianBlur(img, (0, 0), 2.0)[field]
-    used = smooth.max(axis=1) < CLIPPED - 10.0
+    used = smooth.max(axis=1) < TOP_SEEN
     if used.mean() < CLEAR_SHARE:
         used[:] = True
     ink_levels = np.median(pixels[used], axis=0)
     # how much white a glare may have added to the ink measured: when the border's brighter part is the sensor's
-    # top in every channel (a glare over it, or a lamp past the top), as much as the ink's dimmest channel shows;
-    # else what the field shows of one, its dimmest channel where the ink was measured over its least lifted part
-    # (a shadow or the light's fall-off scale the field a little; a glare lifts it)
-    if glared:
-        lifted = float(ink_levels.min())
-    else:
-        dimmest = smooth[used].min(axis=1)
-        lifted = float(np.median(dimmest) - np.percentile(dimmest, 5))
+    # top in every channel (a glare over it, or a lamp past the top), as much as the ink's dimmest channel shows
+    lifted = float(ink_levels.min()) if glared else 0.0
     # the symbol is white as the border is (clipped alike): measured against the white as seen
     least = (img / white).min(axis=2)
     # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
@@ -268,6 +262,8 @@ WARMTHS = np.linspace(-0.3, 0.3, 25)
 FIT = 0.04          # the white's channels seen must lie this near (a share) the light's line at a w
 INK_TOP = 1.05      # the most an ink reflects of the board's white in a channel (an orange's red: 1.03)
 LOST_STEPS = 9      # the shares tried for a channel in which the ink itself was clipped
+LIGHT_TOP = 1.3     # the most a light's white is past the sensor's top (a camera's exposure keeps it near)
+LEVELS = 5          # the light's levels tried from the sensor's top to LIGHT_TOP times it
 
 
 def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
@@ -275,12 +271,11 @@ def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.flo
     """The inks the field may truly be when the sensor clipped something: the ink over each light that fits
     what the border shows (:func:`_lights`), with each channel the ink itself was clipped in (a dark orange's
     red under a bright lamp, a glare over the field) known only as at least the sensor's top over that light,
-    and at most :data:`INK_TOP` of it plus the glare's white added to the field (no more than its dimmest
-    channel shows: white added to every channel alike leaves the hue as it is, until a channel reaches the
-    sensor's top; a glared orange's red stops there while its green and blue rise, and it looks yellow), tried
-    across that range. Empty (the ink is as measured) when nothing is clipped, or only the border's white in
+    and at most :data:`INK_TOP` of it plus ``lifted``, the white a glare may have added to the field (white
+    added to every channel alike leaves the hue as it is, until a channel reaches the sensor's top; a glared
+    orange's red stops there while its green and blue rise, and it looks yellow), tried across that range. Empty (the ink is as measured) when nothing is clipped, or only the border's white in
     every channel and not the ink (the white's level then says nothing the ink's hue needs)."""
-    lost = ink >= CLIPPED - 10.0
+    lost = ink >= TOP_SEEN
     out = []
     for light in _lights(white, unclipped, bool(lost.any())):
         share = ink / light
@@ -317,12 +312,9 @@ def _lights(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
     return out
 
 
-LIGHT_TOP = 1.3     # the most a light's white is past the sensor's top (a camera's exposure keeps it near)
-LEVELS = 5          # the light's levels tried from the sensor's top to LIGHT_TOP times it
-
-
 CLEAR_SHARE = 0.2   # the share of the field clear of the sensor's top its ink is measured on (else all of it)
 CLIPPED = 250.0   # a border's white this bright (of the sensor's 255, less its noise) may be brighter than seen
+TOP_SEEN = CLIPPED - 10.0   # a pixel's channel (or an ink's) this bright may have been clipped by the sensor
 BAND = 2, 11      # the rows (columns) of the straightened card, from its edge, that hold the border-to-field edge
 # the stretch of each side's band looked at, clear of the rounded corners and the corner marks (top left and
 # bottom right): top, right, bottom, left, from the side's start
@@ -357,7 +349,7 @@ def _unclipped_white(img: npt.NDArray[np.float32], white: npt.NDArray[np.float32
     for c in np.nonzero(clipped)[0]:
         if c == ref:
             continue
-        mixed = (share > 0.2) & (share < 0.9) & (band[:, c] < CLIPPED - 10) & (band[:, ref] < CLIPPED - 10)
+        mixed = (share > 0.2) & (share < 0.9) & (band[:, c] < TOP_SEEN) & (band[:, ref] < TOP_SEEN)
         if mixed.sum() < 12:
             continue
         seen = float(np.median(rise[mixed, c] / rise[mixed, ref]))
