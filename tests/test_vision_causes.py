@@ -4,8 +4,10 @@ against 255, not the white's true red, and came out between purple and pink: uns
 light, the white's blue and green clipped and no edge to tell their true level (unsure, or with its own blue
 clipped too, a sure purple: wrong); two cards put down with no still view between them (a hand reached over the
 pile before the first had settled: the change was both cards, of no card's shape, and neither was read), the
-newest found by its white border, which a cold lamp tints (no border was found); and an outline fitted across two
-black cards, read as a card (wrong). Skipped without the vision extra (numpy, OpenCV)."""
+newest found by its white border, which a cold lamp tints (no border was found); an outline fitted across two
+black cards, read as a card (wrong); a 0 and an 8, whose learned symbols were judged unlike as they lay, not as reads
+are matched (every right read unsure); and an ink under a glare on the pile whose clipped channel turned its hue (a
+glared orange read a sure yellow). Skipped without the vision extra (numpy, OpenCV)."""
 
 from __future__ import annotations
 

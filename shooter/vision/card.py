@@ -273,8 +273,9 @@ def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.flo
     red under a bright lamp, a glare over the field) known only as at least the sensor's top over that light,
     and at most :data:`INK_TOP` of it plus ``lifted``, the white a glare may have added to the field (white
     added to every channel alike leaves the hue as it is, until a channel reaches the sensor's top; a glared
-    orange's red stops there while its green and blue rise, and it looks yellow), tried across that range. Empty (the ink is as measured) when nothing is clipped, or only the border's white in
-    every channel and not the ink (the white's level then says nothing the ink's hue needs)."""
+    orange's red stops there while its green and blue rise, and it looks yellow), tried across that range.
+    Empty (the ink is as measured) when nothing is clipped, or only the border's white in every channel and not
+    the ink (the white's level then says nothing the ink's hue needs)."""
     lost = ink >= TOP_SEEN
     out = []
     for light in _lights(white, unclipped, bool(lost.any())):

@@ -310,8 +310,9 @@ def _blurred(v: npt.NDArray[np.float32], sigma: float) -> npt.NDArray[np.float32
 
 class _Matching:
     """A deck's learned symbols made ready to match: each blurred by :data:`BLURS` and taken without the deck's
-    mean symbol, with those means. Made once per deck, not per read (a deck changes only when it is learned
-    again: then its faces hold other arrays, and this is made anew)."""
+    mean symbol, with those means; and how unlike each pair of faces is (:meth:`apart`), kept once asked. Made
+    once per deck, not per read (a deck changes only when it is learned again: then its faces hold other arrays,
+    and this is made anew)."""
 
     def __init__(self, deck: Deck):
         self.symbols = [face.symbol for face in deck.faces]   # held, so that `fits` compares these very arrays
