@@ -67,7 +67,7 @@ class WholeFrameCamera(SimCamera):
         return np.asarray(cv2.convertScaleAbs(out), np.uint8)
 
     def _whole_optics(self, img):
-        lit = cv2.scaleAdd(cv2.multiply(img, self._light), 1.0, cv2.merge([self._glare] * 3))
+        lit = cv2.add(cv2.multiply(img, self._light), self._glare)
         if self.conditions.blur_px > 0.05:
             lit = np.asarray(cv2.GaussianBlur(lit, (0, 0), self.conditions.blur_px), np.float32)
         return np.multiply(lit, np.float32(255.0), dtype=np.float32)

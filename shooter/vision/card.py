@@ -209,6 +209,10 @@ def features(card: Image) -> Features:
     white = np.percentile(img[ring], 80, axis=0)
     middling = np.median(img[ring], axis=0)
     glared = bool((white >= CLIPPED).all())   # a glare over the border, or a lamp past the sensor's top
+    # a glare may have lifted the field too where the border's brighter part is at the sensor's top in every
+    # channel, or as near it as a pixel the sensor may have clipped (a glare the colour of a warm lamp left one
+    # border's blue at 249 of 255)
+    glare_may_lift = bool((white >= TOP_SEEN).all())
     if glared and not (middling >= CLIPPED).all():
         # the brighter part is the sensor's top in every channel (a glare over the border, a bright lamp on half
         # of a shaded card): it tells nothing of the light's colour; the border's middle part does
@@ -238,9 +242,6 @@ def features(card: Image) -> Features:
     if used.mean() < CLEAR_SHARE:
         used[:] = True
     ink_levels = np.median(pixels[used], axis=0)
-    # how much white a glare may have added to the ink measured: when the border's brighter part is the sensor's
-    # top in every channel (a glare over it, or a lamp past the top), as much as the ink's dimmest channel shows
-    lifted = float(ink_levels.min()) if glared else 0.0
     # the symbol is white as the border is (clipped alike): measured against the white as seen
     least = (img / white).min(axis=2)
     # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
@@ -251,7 +252,7 @@ def features(card: Image) -> Features:
     unclipped = _unclipped_white(img, white, middling, ink_levels)
     ink = ink_levels / unclipped
     return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol,
-                    _possible_inks(white, unclipped, ink_levels, lifted))
+                    _possible_inks(white, unclipped, ink_levels, glare_may_lift))
 
 
 # a lamp's colour runs from warm to cold: its BGR is a level times (1 - w, 1, 1 + w) (a bulb's w about 0.2, daylight
@@ -267,21 +268,25 @@ LEVELS = 5          # the light's levels tried from the sensor's top to LIGHT_TO
 
 
 def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
-                   ink: npt.NDArray[np.float32], lifted: float = 0.0) -> tuple[tuple[float, float, float], ...]:
+                   ink: npt.NDArray[np.float32],
+                   glare_may_lift: bool = False) -> tuple[tuple[float, float, float], ...]:
     """The inks the field may truly be when the sensor clipped something: the ink over each light that fits
     what the border shows (:func:`_lights`), with each channel the ink itself was clipped in (a dark orange's
     red under a bright lamp, a glare over the field) known only as at least the sensor's top over that light,
-    and at most :data:`INK_TOP` of it plus ``lifted``, the white a glare may have added to the field (white
-    added to every channel alike leaves the hue as it is, until a channel reaches the sensor's top; a glared
-    orange's red stops there while its green and blue rise, and it looks yellow), tried across that range.
+    and at most :data:`INK_TOP` of it plus, when ``glare_may_lift``, the share of the light a glare may have
+    added to the field (the lamp's light, added alike to every channel's share, leaves the hue as it is until a
+    channel reaches the sensor's top; a glared orange's red stops there while its green and blue rise, and it
+    looks yellow), tried across that range.
     Empty (the ink is as measured) when nothing is clipped, or only the border's white in every channel and not
     the ink (the white's level then says nothing the ink's hue needs)."""
     lost = ink >= TOP_SEEN
     out = []
     for light in _lights(white, unclipped, bool(lost.any())):
         share = ink / light
-        top = INK_TOP + lifted / light
-        ranges = [np.linspace(min(float(share[c]), top[c]), top[c], LOST_STEPS) if lost[c] else [float(share[c])]
+        # a glare adds the lamp's light (a share of it alike in every channel) to what the ink scatters: at most
+        # as much as the channel the sensor did not clip and the ink darkest in shows
+        top = INK_TOP + (float(share[~lost].min()) if glare_may_lift and not lost.all() else 0.0)
+        ranges = [np.linspace(min(float(share[c]), top), top, LOST_STEPS) if lost[c] else [float(share[c])]
                   for c in range(3)]
         out += [(float(b), float(g), float(r)) for b in ranges[0] for g in ranges[1] for r in ranges[2]]
     return tuple(out)

@@ -181,7 +181,7 @@ class SimCamera:
         x0, y0, x1, y1 = box
         part = np.ascontiguousarray(img[y0:y1, x0:x1])
         light, glare = self._light[y0:y1, x0:x1], self._glare[y0:y1, x0:x1]
-        return np.asarray(cv2.scaleAdd(cv2.multiply(part, light), 1.0, cv2.merge([glare] * 3)), np.float32)
+        return np.asarray(cv2.add(cv2.multiply(part, light), glare), np.float32)
 
     def reach_over(self) -> None:
         """A hand reaches over the pile for nothing, from now on (as one now and then does at random)."""

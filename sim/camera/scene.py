@@ -5,8 +5,9 @@ fixed for a :class:`~sim.camera.SimCamera`'s session (a table's lamp and camera 
 camera is a pinhole camera ``height`` mm above the table, its axis tilted ``tilt`` degrees from vertical and aimed
 at the pile's centre, turned ``roll`` degrees about its axis; :func:`table_to_image` is the homography that takes
 the table's plane (mm, the pile's centre at the origin) into the image. The light is a brightness, a colour
-temperature (gains on red and blue), a soft shadow (someone leaning over the table), a glare spot (a lamp's
-reflection off the cards' gloss), and the lens's vignetting; then defocus and sensor noise.
+temperature (gains on red and blue: :func:`lamp_colour`), a soft shadow (someone leaning over the table), a glare
+spot (the lamp's reflection off the cards' gloss: the lamp's colour, not the card's), and the lens's vignetting;
+then defocus and sensor noise.
 """
 
 from __future__ import annotations
@@ -113,17 +114,25 @@ def light_map(c: Conditions, size: tuple[int, int]) -> npt.NDArray[np.float32]:
     sx, sy, sr = c.shadow_at
     d = np.sqrt((xs / w - sx) ** 2 + (ys / h - sy) ** 2) / sr
     level *= 1.0 - c.shadow * np.clip(1.2 - d, 0.0, 1.0)   # soft-edged: full at its middle, none past 1.2 r
-    gains = np.asarray([1.0 - c.warmth, 1.0, 1.0 + c.warmth], np.float32)
-    return np.asarray(level[..., None] * gains, np.float32)
+    return np.asarray(level[..., None] * lamp_colour(c), np.float32)
+
+
+def lamp_colour(c: Conditions) -> npt.NDArray[np.float32]:
+    """The lamp's colour as the sensor sees it (BGR gains): a warm bulb adds red and takes blue, daylight the
+    other way. It is the lamp's colour, or the camera's white balance missing it; either way it acts alike on all
+    the light the lens lets in, what the cards scatter and the glare off their gloss."""
+    return np.asarray([1.0 - c.warmth, 1.0, 1.0 + c.warmth], np.float32)
 
 
 def glare_map(c: Conditions, size: tuple[int, int]) -> npt.NDArray[np.float32]:
-    """The glare spot, added to what the cards reflect (a lamp's reflection: white, not the card's colour)."""
+    """The glare spot (BGR), added to what the cards scatter: the lamp's reflection off their gloss, so in the
+    lamp's colour (:func:`lamp_colour`), not the card's."""
     w, h = size
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     gx, gy, gr = c.glare_at
     d2 = ((xs / w - gx) ** 2 + (ys / h - gy) ** 2) / gr ** 2
-    return np.asarray(c.glare * np.exp(-d2), np.float32)
+    spot = c.glare * np.exp(-d2)
+    return np.asarray(spot[..., None] * lamp_colour(c), np.float32)
 
 
 SKIN = ((0.55, 0.66, 0.86), (0.42, 0.55, 0.78), (0.30, 0.42, 0.62), (0.18, 0.27, 0.42))
