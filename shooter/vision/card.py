@@ -249,7 +249,12 @@ def features(card: Image) -> Features:
     middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
     strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
     symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR).astype(np.float32)
-    unclipped = _unclipped_white(img, white, middling, ink_levels)
+    # the edge tells a clipped channel of the white by the ink beside it, the field's: not where a glare over the
+    # whole card lifts the field's middle more than its edge (a warm lamp's glare: the border's white, its median
+    # too, near the top in every channel, its blue at 248, and the green worked out at 258 of a true 330 took the
+    # lamp for nearly grey, and a purple read a sure pink)
+    near_top = bool((white >= TOP_SEEN).all())
+    unclipped = white if near_top else _unclipped_white(img, white, middling, ink_levels)
     ink = ink_levels / unclipped
     return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol,
                     _possible_inks(white, unclipped, ink_levels, glare_may_lift))
@@ -258,8 +263,9 @@ def features(card: Image) -> Features:
 # a lamp's colour runs from warm to cold: its BGR is a level times (1 - w, 1, 1 + w) (a bulb's w about 0.2, daylight
 # about -0.2, as a camera balanced between them sees them), the colours between lying on that line. The w looked
 # at for a white the sensor clipped (the held-out scenes' lamps reach 0.25; from 0.4 on, a pink whose red is
-# clipped could be any purple):
-WARMTHS = np.linspace(-0.3, 0.3, 25)
+# clipped could be any purple), 0.01 apart (a white clipped in every channel leaves the whole line open, and the
+# hue turns with w: at 0.025 apart a glared purple came out 0.002 from pink and 0.027 from purple, read pink):
+WARMTHS = np.linspace(-0.3, 0.3, 61)
 FIT = 0.04          # the white's channels seen must lie this near (a share) the light's line at a w
 INK_TOP = 1.05      # the most an ink reflects of the board's white in a channel (an orange's red: 1.03)
 LOST_STEPS = 9      # the shares tried for a channel in which the ink itself was clipped
@@ -277,8 +283,7 @@ def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.flo
     added to the field (the lamp's light, added alike to every channel's share, leaves the hue as it is until a
     channel reaches the sensor's top; a glared orange's red stops there while its green and blue rise, and it
     looks yellow), tried across that range.
-    Empty (the ink is as measured) when nothing is clipped, or only the border's white in every channel and not
-    the ink (the white's level then says nothing the ink's hue needs)."""
+    Empty (the ink is as measured) when nothing is clipped."""
     lost = ink >= TOP_SEEN
     out = []
     for light in _lights(white, unclipped, bool(lost.any())):
@@ -297,15 +302,24 @@ def _lights(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
     """The colours of light (BGR, in the sensor's levels) that fit the border's white: when the sensor clipped
     some of its channels and no edge worked them out (:func:`_unclipped_white`), each light on the warm-to-cold
     line (:data:`WARMTHS`) that gives the white's other channels as seen and is brighter than the sensor's top
-    in the clipped ones; when it clipped all three (a glare over the border, a lamp past the top) and the ink
-    was clipped too (``lost``), the white seen up to :data:`LIGHT_TOP` times as bright; when it clipped none
-    and the ink was, the white as seen. None else (the ink is as measured)."""
+    in the clipped ones; when it clipped all three (a glare over the border, a lamp past the top), each light
+    on that line from the dimmest that clips all three up to :data:`LIGHT_TOP` times as bright; when it clipped
+    none and the ink was (``lost``), the white as seen. None else (the ink is as measured)."""
     left = (white >= CLIPPED) & (unclipped <= white)
-    if left.all() or not left.any():
-        if not lost:
-            return []
-        levels = np.linspace(1.0, LIGHT_TOP, LEVELS) if left.all() else [1.0]
-        return [np.asarray(unclipped, np.float64) * k for k in levels]
+    levels = np.linspace(1.0, LIGHT_TOP, LEVELS)
+    if left.all():
+        # the white is the sensor's top in every channel: it tells neither
+        # the light's level nor its colour, and the ink's hue, measured against the light, turns with the
+        # light's colour (a purple against a warm lamp's white taken for grey reads pink): each light on the line
+        # at each level from the dimmest that clips all three channels
+        out_all = []
+        for w in WARMTHS:
+            tint = np.asarray([1.0 - w, 1.0, 1.0 + w], np.float64)
+            dimmest = float(np.max(np.asarray(unclipped, np.float64) / tint)) * tint
+            out_all += [dimmest * k for k in levels]
+        return out_all
+    if not left.any():
+        return [np.asarray(unclipped, np.float64)] if lost else []
     seen = ~left
     out = []
     for w in WARMTHS:
