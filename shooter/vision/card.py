@@ -40,8 +40,8 @@ class Features:
     symbol: npt.NDArray[np.float32]
     # when the sensor clipped the white in a channel no edge could work out, or the ink itself: the inks it may
     # truly be, under each colour of light that fits the border and with each clipped channel of the ink across
-    # what it may be (:func:`_possible_inks`); empty: the ink is ``ink``
-    possible: tuple[tuple[float, float, float], ...] = ()
+    # what it may be (:func:`_possible_inks`: rows of BGR); None: the ink is ``ink``
+    possible: npt.NDArray[np.float64] | None = None
 
 
 def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
@@ -275,7 +275,7 @@ LEVELS = 5          # the light's levels tried from the sensor's top to LIGHT_TO
 
 def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
                    ink: npt.NDArray[np.float32],
-                   glare_may_lift: bool = False) -> tuple[tuple[float, float, float], ...]:
+                   glare_may_lift: bool = False) -> npt.NDArray[np.float64] | None:
     """The inks the field may truly be when the sensor clipped something: the ink over each light that fits
     what the border shows (:func:`_lights`), with each channel the ink itself was clipped in (a dark orange's
     red under a bright lamp, a glare over the field) known only as at least the sensor's top over that light,
@@ -283,18 +283,24 @@ def _possible_inks(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.flo
     added to the field (the lamp's light, added alike to every channel's share, leaves the hue as it is until a
     channel reaches the sensor's top; a glared orange's red stops there while its green and blue rise, and it
     looks yellow), tried across that range.
-    Empty (the ink is as measured) when nothing is clipped."""
+    None (the ink is as measured) when nothing is clipped."""
     lost = ink >= TOP_SEEN
-    out = []
-    for light in _lights(white, unclipped, bool(lost.any())):
-        share = ink / light
-        # a glare adds the lamp's light (a share of it alike in every channel) to what the ink scatters: at most
-        # as much as the channel the sensor did not clip and the ink darkest in shows
-        top = INK_TOP + (float(share[~lost].min()) if glare_may_lift and not lost.all() else 0.0)
-        ranges = [np.linspace(min(float(share[c]), top), top, LOST_STEPS) if lost[c] else [float(share[c])]
-                  for c in range(3)]
-        out += [(float(b), float(g), float(r)) for b in ranges[0] for g in ranges[1] for r in ranges[2]]
-    return tuple(out)
+    lights = _lights(white, unclipped, bool(lost.any()))
+    if not lights:
+        return None
+    share = np.asarray(ink, np.float64) / np.asarray(lights, np.float64)      # one row a light
+    # a glare adds the lamp's light (a share of it alike in every channel) to what the ink scatters: at most as
+    # much as the channel the sensor did not clip and the ink darkest in shows
+    top = np.full(len(share), INK_TOP)
+    if glare_may_lift and not lost.all():
+        top += share[:, ~lost].min(axis=1)
+    steps = np.linspace(0.0, 1.0, LOST_STEPS)
+    ranges = []
+    for c in range(3):   # each light's range in the channel (one value where the ink was not clipped)
+        low = np.minimum(share[:, c], top)
+        ranges.append(low[:, None] + (top - low)[:, None] * steps if lost[c] else share[:, c:c + 1])
+    b, g, r = ranges[0][:, :, None, None], ranges[1][:, None, :, None], ranges[2][:, None, None, :]
+    return np.stack(np.broadcast_arrays(b, g, r), axis=-1).reshape(-1, 3)
 
 
 def _lights(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],

@@ -266,8 +266,10 @@ def _ink(deck: Deck, seen: Features) -> list[tuple[str | None, str, float]]:
     if not names:
         return []
     learned = hue_points([ref for inks in deck.inks.values() for ref in inks.values()])
-    points = hue_points(seen.possible or (seen.ink,))
-    far = np.linalg.norm(points[:, None, :] - learned[None, :, :], axis=2).min(axis=0)
+    points = hue_points(seen.possible if seen.possible is not None else (seen.ink,))
+    # squared distances by one product (a clipped white gives up to some 200,000 possible inks)
+    near2 = (points ** 2).sum(axis=1)[:, None] - 2.0 * points @ learned.T
+    far = np.sqrt(np.maximum(near2.min(axis=0) + (learned ** 2).sum(axis=1), 0.0))
     return sorted(((side, colour, float(d)) for (side, colour), d in zip(names, far, strict=True)),
                   key=lambda f: f[2])
 
