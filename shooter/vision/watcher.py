@@ -394,6 +394,11 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     side, colour, d1 = inks[0]
     d2 = next((d for s, c, d in inks[1:] if c != colour), d1 * 10 + 1.0)
     ink_conf = _half_at(1.0 - (d1 + settings.ink_noise) / (d2 + settings.ink_noise), 1.0 - settings.ink_sure)
+    if seen.possible is not None:
+        # the ink is one of many possible inks (a clipped white): a second colour within the sensor's noise of one
+        # of them fits what was seen as well as the first (a wild's black lifted by a glare, 0.03 from a blue that
+        # a warm lamp of the line would make grey, was read a blue skip at 0.58)
+        ink_conf = min(ink_conf, settings.sure * d2 / settings.ink_noise)
     wild = colour == BLACK
     fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
