@@ -7,7 +7,9 @@ pile before the first had settled: the change was both cards, of no card's shape
 newest found by its white border, which a cold lamp tints (no border was found); an outline fitted across two
 black cards, read as a card (wrong); a 0 and an 8, whose learned symbols were judged unlike as they lay, not as reads
 are matched (every right read unsure); and an ink under a glare on the pile whose clipped channel turned its hue (a
-glared orange read a sure yellow). Skipped without the vision extra (numpy, OpenCV)."""
+glared orange read a sure yellow); and, with the glare in the lamp's colour, a glare over the whole pile that
+hides the lamp's colour (a white clipped in every channel taken for a grey lamp's: purples read sure pinks, teals
+sure greens, and a wild's black lifted to grey a sure blue). Skipped without the vision extra (numpy, OpenCV)."""
 
 from __future__ import annotations
 

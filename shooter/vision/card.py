@@ -314,10 +314,10 @@ def _lights(white: npt.NDArray[np.float32], unclipped: npt.NDArray[np.float32],
     left = (white >= CLIPPED) & (unclipped <= white)
     levels = np.linspace(1.0, LIGHT_TOP, LEVELS)
     if left.all():
-        # the white is the sensor's top in every channel: it tells neither
-        # the light's level nor its colour, and the ink's hue, measured against the light, turns with the
-        # light's colour (a purple against a warm lamp's white taken for grey reads pink): each light on the line
-        # at each level from the dimmest that clips all three channels
+        # the white is the sensor's top in every channel: it tells neither the light's level nor its colour, and
+        # the ink's hue, measured against the light, turns with the light's colour (a purple against a warm
+        # lamp's white taken for grey reads pink): each light on the line, at each level from the dimmest that
+        # clips all three channels
         out_all = []
         for w in WARMTHS:
             tint = np.asarray([1.0 - w, 1.0, 1.0 + w], np.float64)
