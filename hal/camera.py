@@ -2,7 +2,11 @@
 ``VideoCapture`` backend (a USB webcam).
 
 ``open_camera(settings)`` builds the backend ``settings.backend`` names; ``capture()`` returns the newest frame
-as an H x W x 3 BGR uint8 numpy array, at ``settings.resolution``. Like every part of the hal: ``close()`` is
+as an H x W x 3 BGR uint8 numpy array, at ``settings.resolution``. ``exposure`` is the exposure frames are taken
+at, a share of the camera's own (1: its automatic exposure, as it starts); setting it below 1 fixes the exposure
+at that share of the one the automatic exposure had settled on (the pile watcher looks again, darker, at a card
+whose white the sensor clipped), and 1 hands it back to the automatic exposure. A camera that cannot set it raises
+:class:`CameraError` and its ``exposure`` is None from then on. Like every part of the hal: ``close()`` is
 safe twice, ``closed`` says so, a camera is a context manager, and its errors are :class:`CameraError`
 (a :class:`hal.HalError`). numpy, OpenCV and picamera2 are imported only here, when a camera is opened (the
 ``vision`` extra: ``pip install '.[vision]'``; picamera2 comes with Raspberry Pi OS), so a shooter without a
@@ -47,6 +51,16 @@ class Camera(Protocol):
     def close(self) -> None: ...
     @property
     def closed(self) -> bool: ...
+    @property
+    def exposure(self) -> float | None: ...
+    @exposure.setter
+    def exposure(self, share: float) -> None: ...
+
+
+def _checked_share(share: float) -> float:
+    if not 0.01 <= share <= 1.0:
+        raise CameraError(f"an exposure is a share of the camera's own, 0.01 to 1: got {share!r}")
+    return float(share)
 
 
 class _Base:
@@ -54,6 +68,28 @@ class _Base:
 
     def __init__(self) -> None:
         self._closed = False
+        self._exposure: float | None = 1.0   # None: the camera cannot set it
+
+    @property
+    def exposure(self) -> float | None:
+        """The exposure frames are taken at, a share of the camera's own (1); None: it cannot be set."""
+        return self._exposure
+
+    @exposure.setter
+    def exposure(self, share: float) -> None:
+        self._check()
+        share = _checked_share(share)
+        if self._exposure is None or share == self._exposure:
+            return
+        try:
+            self._expose(share)
+        except CameraError:
+            self._exposure = None
+            raise
+        self._exposure = share
+
+    def _expose(self, share: float) -> None:  # pragma: no cover - each backend's own
+        raise NotImplementedError
 
     @property
     def closed(self) -> bool:
@@ -97,6 +133,29 @@ class OpenCVCamera(_Base):
         self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, w)
         self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, h)
         self.resolution = settings.resolution
+        self._own: tuple[float, float] | None = None   # the automatic exposure's mode and the exposure it chose
+
+    # V4L2's exposure modes as OpenCV's V4L2 backend passes them on (1 manual, 3 automatic); older OpenCVs took
+    # 0.25 for manual and 0.75 for automatic. Webcams differ: each is tried, and the exposure read back.
+    MANUAL = (1.0, 0.25)
+
+    def _expose(self, share: float) -> None:
+        cv2, cap = self._cv2, self._cap
+        if share == 1.0:   # the camera's own: its automatic exposure again
+            if self._own is not None and not cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, self._own[0]):
+                raise CameraError("the webcam did not turn its automatic exposure back on")
+            self._own = None
+            return
+        if self._own is None:
+            mode, chosen = cap.get(cv2.CAP_PROP_AUTO_EXPOSURE), cap.get(cv2.CAP_PROP_EXPOSURE)
+            if not chosen > 0:
+                raise CameraError(f"the webcam reports no exposure ({chosen!r}): it cannot be set")
+            if not any(cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, manual) for manual in self.MANUAL):
+                raise CameraError("the webcam did not turn its automatic exposure off")
+            self._own = (mode, chosen)
+        wanted = self._own[1] * share
+        if not cap.set(cv2.CAP_PROP_EXPOSURE, wanted) or abs(cap.get(cv2.CAP_PROP_EXPOSURE) - wanted) > 0.5 * wanted:
+            raise CameraError(f"the webcam did not take the exposure {wanted:g} (its own {self._own[1]:g})")
 
     def capture(self) -> Frame:
         self._check()
@@ -133,6 +192,22 @@ class Picamera2Camera(_Base):
         except Exception as exc:  # picamera2 raises RuntimeError and others of its own
             self._closed = True
             raise CameraError(f"camera {settings.device!r} cannot be opened: {exc}") from None
+        self._own: tuple[int, float] | None = None   # the exposure time (us) and gain the automatic exposure chose
+
+    def _expose(self, share: float) -> None:
+        try:
+            if share == 1.0:   # the camera's own: its automatic exposure again
+                self._cam.set_controls({"AeEnable": True})
+                self._own = None
+                return
+            if self._own is None:   # what the automatic exposure settled on, from the newest frame's metadata
+                found = self._cam.capture_metadata()
+                self._own = (int(found["ExposureTime"]), float(found["AnalogueGain"]))
+            time_us, gain = self._own
+            self._cam.set_controls({"AeEnable": False, "ExposureTime": max(1, round(time_us * share)),
+                                    "AnalogueGain": gain})
+        except Exception as exc:  # picamera2's own errors, a metadata without the exposure
+            raise CameraError(f"the camera did not take the exposure {share:g} of its own: {exc!r}") from None
 
     def capture(self) -> Frame:
         self._check()

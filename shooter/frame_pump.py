@@ -1,8 +1,13 @@
 """The frame loop: frames of the discard pile to the recogniser, and its reads to the control loop.
 
 A :class:`FramePump` takes any frame source (``capture()``: the next frame, or None when there is none) and any
-watcher (``feed(frame, now)``: a :class:`~shooter.reads.Read` once a new card has settled on the pile, else
-None), both :class:`typing.Protocol`\\ s, so the camera's backends and the recogniser plug in as they are.
+watcher (``feed(frame, now, exposure)``: a :class:`~shooter.reads.Read` once a new card has settled on the pile,
+else None), both :class:`typing.Protocol`\\ s, so the camera's backends and the recogniser plug in as they are.
+
+Exposure: a source with an ``exposure`` (the hal's cameras, the simulated camera: a share of the camera's own)
+has each frame fed with the exposure it was taken at, and is set to the one the watcher asks for (its
+``exposure``) before the next frame; a source that refuses (:class:`hal.camera.CameraError`) is said once in the
+log and then fed as one without (None: the watcher reads what it is given).
 
 Recognition takes 50-150 ms a frame: on the real clock the pump runs capture and recognition on a worker thread
 of its own, off the control loop, so a press is served while a frame is being read; the thread only posts a
@@ -18,6 +23,7 @@ from functools import partial
 from typing import Any, Protocol
 
 from hal.clock import Timer
+from hal.errors import HalError
 
 from .loop import ControlLoop
 from .reads import Read
@@ -32,7 +38,14 @@ class FrameSource(Protocol):
 class Watcher(Protocol):
     """What reads frames: the recogniser (it keeps its own state between frames)."""
 
-    def feed(self, frame: Any, now: float) -> Read | None: ...
+    def feed(self, frame: Any, now: float, exposure: float | None = None) -> Read | None: ...
+
+
+def exposure_of(thing: object) -> float | None:
+    """The exposure a source takes frames at, or a watcher asks for (a share of the camera's own); None for one
+    that has none (a test's list of frames, a camera that cannot set it)."""
+    share = getattr(thing, "exposure", None)
+    return None if share is None else float(share)
 
 
 class FramePump:
@@ -51,6 +64,7 @@ class FramePump:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._failed = False
+        self._refused = False   # the source refused an exposure: it is fed as one without
 
     def start(self) -> None:
         """Begin pumping: inline on the loop in virtual time, on a worker thread on the real clock."""
@@ -68,7 +82,17 @@ class FramePump:
         if frame is None:
             return None
         self.frames += 1
-        return self.watcher.feed(frame, self.loop.clock.now())
+        taken = None if self._refused else exposure_of(self.source)
+        read = self.watcher.feed(frame, self.loop.clock.now(), taken)
+        wanted = exposure_of(self.watcher)
+        if taken is not None and wanted is not None and wanted != taken:
+            try:
+                self.source.exposure = wanted   # type: ignore[attr-defined]  # has one: exposure_of said so
+            except HalError as exc:   # the watcher reads as first seen; the shooter goes on
+                self._refused = True
+                self.log(f"uno-shooter: the camera cannot set its exposure ({exc}): a card whose white it clips "
+                         f"is read as first seen")
+        return read
 
     def _inline(self) -> None:
         if self._stop.is_set():

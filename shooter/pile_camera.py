@@ -127,8 +127,13 @@ class Gate:
         if self.wake is not None:
             self.wake()
 
-    def feed(self, frame: Any, now: float) -> Read | None:
-        """The watcher's read of ``frame``, taken at ``now``, after what was asked before it."""
+    @property
+    def exposure(self) -> float:
+        """The exposure the watcher asks of the camera (a share of the camera's own)."""
+        return self.watcher.exposure
+
+    def feed(self, frame: Any, now: float, exposure: float | None = None) -> Read | None:
+        """The watcher's read of ``frame``, taken at ``now`` (at ``exposure``), after what was asked before it."""
         while self.asked and self.asked[0][0] <= now:
             at, what, record = self.asked.popleft()
             if what == "deck" and record is not None and record.key != self._deck_of:
@@ -145,7 +150,7 @@ class Gate:
                 self._taken = self._last
             if what == "deck":
                 self._taken = None
-        read = self.watcher.feed(frame, now)
+        read = self.watcher.feed(frame, now, exposure)
         if read is not None and now < self._play_began:
             return None   # settled in a frame taken before play began, read after: it lay there then, no play
         if read is not None and self._taken is not None:
@@ -183,10 +188,11 @@ def same_place(a: Read, b: Read) -> bool:
 class WorldCamera:
     """The simulated camera over the world's pile (``world.pile``, Flip's side ``world.pile_side``). ``lazy``
     (virtual time): a frame only within :attr:`quiet` seconds of the last change of the view (a card put down or
-    taken away, the pile turned over, a hand over it or just gone) or of the table asking the watcher something
-    (:meth:`wake`), else None: nothing moves on a simulated table between plays, and a game is thousands of frames
-    shorter. The watcher must see the view still for its settling time after a change: :class:`PileCamera` sets
-    :attr:`quiet` to that and a frame more (the frame in which the watcher finds it settled)."""
+    taken away, the pile turned over, the exposure set, a hand over it or just gone) or of the table asking the
+    watcher something (:meth:`wake`), else None: nothing moves on a simulated table between plays, and a game is
+    thousands of frames shorter. The watcher must see the view still for its settling time after a change:
+    :class:`PileCamera` sets :attr:`quiet` to that and a frame more (the frame in which the watcher finds it
+    settled)."""
 
     def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool,
                  quiet: float = QUIET_S) -> None:
@@ -207,8 +213,18 @@ class WorldCamera:
         """Render again for :attr:`quiet` (the table asked the watcher something: it must see frames)."""
         self._until = max(self._until, self.clock.now() + self.quiet)
 
+    @property
+    def exposure(self) -> float:
+        """The simulated camera's exposure (a share of its own)."""
+        return self.camera.exposure
+
+    @exposure.setter
+    def exposure(self, share: float) -> None:
+        self.camera.exposure = share
+
     def capture(self) -> Any:
-        pile = (*map(id, self.world.pile), self.world.pile_side)
+        # the view changes with the pile, the side up and the exposure (the watcher must see each settle)
+        pile = (*map(id, self.world.pile), self.world.pile_side, self.camera.exposure)
         now = self.clock.now()
         if pile != self._pile:
             self._pile, self._until = pile, max(self._until, now + self.quiet)

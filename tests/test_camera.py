@@ -149,3 +149,113 @@ def test_a_flip_card_shows_the_side_that_is_up():
     camera.side_up = "dark"
     dark = camera.capture()
     assert _red_share(light, camera) > 0.05 and _red_share(dark, camera) < 0.001
+
+
+class ExposureCapture(FakeCapture):
+    """A V4L2 webcam's exposure as OpenCV shows it: automatic (mode 3) with the exposure it chose (156, in 100 us
+    units) until set manual (1); ``takes_manual``: the mode values it accepts for manual (a webcam that has no
+    manual exposure accepts none)."""
+
+    def __init__(self, device, takes_manual=(1.0,)):
+        super().__init__(device)
+        self.takes_manual = takes_manual
+        self.props = {cv2.CAP_PROP_AUTO_EXPOSURE: 3.0, cv2.CAP_PROP_EXPOSURE: 156.0}
+
+    def get(self, prop):
+        return self.props.get(prop, 0.0)
+
+    def set(self, prop, value):
+        if prop == cv2.CAP_PROP_AUTO_EXPOSURE and value not in (3.0, *self.takes_manual):
+            return False
+        if prop == cv2.CAP_PROP_EXPOSURE and self.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3.0:
+            return False   # the automatic exposure owns it
+        self.props[prop] = value
+        return True
+
+
+def test_a_webcams_exposure_is_a_share_of_the_one_its_automatic_exposure_chose_and_1_hands_it_back(monkeypatch):
+    made = []
+    monkeypatch.setattr(cv2, "VideoCapture", lambda d: made.append(ExposureCapture(d, (0.25,))) or made[-1])
+    with OpenCVCamera(CameraSettings("opencv", 0)) as cam:
+        fake = made[0]
+        assert cam.exposure == 1.0 and fake.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3.0   # untouched at start
+        cam.exposure = 0.5
+        # manual (this one takes an older OpenCV's 0.25), at half of what the automatic exposure chose
+        assert fake.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 0.25 and fake.props[cv2.CAP_PROP_EXPOSURE] == 78.0
+        cam.exposure = 0.25
+        assert fake.props[cv2.CAP_PROP_EXPOSURE] == 39.0 and cam.exposure == 0.25   # of its own, not of the last
+        cam.exposure = 1.0
+        assert fake.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3.0 and cam.exposure == 1.0
+        with pytest.raises(CameraError, match=r"0\.01 to 1"):
+            cam.exposure = 0.0
+        assert cam.exposure == 1.0   # a bad share changes nothing
+    with pytest.raises(DeviceClosedError):
+        cam.exposure = 0.5
+
+
+def test_a_webcam_without_a_manual_exposure_says_so_once_and_has_none_from_then_on(monkeypatch):
+    monkeypatch.setattr(cv2, "VideoCapture", lambda d: ExposureCapture(d, ()))
+    cam = OpenCVCamera(CameraSettings("opencv", 0))
+    with pytest.raises(CameraError, match="did not turn its automatic exposure off") as caught:
+        cam.exposure = 0.6
+    assert isinstance(caught.value, HalError) and "\n" not in str(caught.value)
+    assert cam.exposure is None
+    cam.exposure = 0.6   # not asked of the webcam again
+    assert cam.exposure is None
+    cam.close()
+
+
+class ExposedPicamera2(FakePicamera2):
+    """The fake picamera2 with its controls: the metadata of the newest frame and set_controls."""
+
+    def __init__(self, number: int):
+        super().__init__(number)
+        self.controls: list[dict] = []
+
+    def capture_metadata(self):
+        return {"ExposureTime": 20000, "AnalogueGain": 2.5, "Lux": 300.0}
+
+    def set_controls(self, controls):
+        self.controls.append(dict(controls))
+
+
+def test_a_pi_cameras_exposure_fixes_the_time_its_automatic_exposure_chose_at_a_share_and_1_hands_it_back(
+        monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=ExposedPicamera2))
+    with open_camera(CameraSettings("picamera2", 0)) as cam:
+        fake = FakePicamera2.made[-1]
+        cam.exposure = 0.6
+        cam.exposure = 0.36
+        cam.exposure = 1.0
+        assert fake.controls == [{"AeEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.5},
+                                 {"AeEnable": False, "ExposureTime": 7200, "AnalogueGain": 2.5},
+                                 {"AeEnable": True}]
+
+
+def test_a_pi_camera_that_refuses_a_control_has_no_exposure_from_then_on(monkeypatch):
+    class Refusing(ExposedPicamera2):
+        def set_controls(self, controls):
+            raise RuntimeError("Control AeEnable is not advertised by libcamera")
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=Refusing))
+    with open_camera(CameraSettings("picamera2", 0)) as cam:
+        with pytest.raises(CameraError, match=r"did not take the exposure 0\.6 of its own.*not advertised"):
+            cam.exposure = 0.6
+        assert cam.exposure is None
+
+
+def test_the_simulated_sensor_collects_light_in_proportion_to_its_exposure_and_clips_at_its_top():
+    from dataclasses import replace
+
+    from sim.camera import Conditions
+
+    def frame(exposure):
+        rng = random.Random(3)
+        bright = replace(Conditions.draw(HELD_OUT, rng), brightness=1.6, warmth=0.2, noise=0.0, glare=0.0, shadow=0.0)
+        camera = SimCamera([Card("number", "blue", 4)], rng, HELD_OUT, conditions=bright)
+        camera.exposure = exposure
+        return camera.capture().astype(float)
+    full, half = frame(1.0), frame(0.5)
+    seen = (full > 20) & (full < 250)
+    assert np.abs(half[seen] - full[seen] / 2).max() <= 0.5 + 1e-9   # in proportion (rounded to a level)
+    top = full == 255   # the card's white, its red and green past the top at the camera's own exposure
+    assert top.sum() > 1000 and (half[top] < 255).mean() > 0.95 and (half[top] >= 127).all()

@@ -124,8 +124,8 @@ def test_the_dealers_first_card_read_while_play_begins_is_no_play(table):
     t.wait(1.0)
     read_frame = watcher.feed
 
-    def slow_read(frame, now):
-        read = read_frame(frame, now)
+    def slow_read(frame, now, exposure=None):
+        read = read_frame(frame, now, exposure)
         if read is not None and not said:   # while this frame was read, play began
             clock.advance_to(clock.now() + 0.1)
             t.app.controller.handle_line("round start first=3", said.append)

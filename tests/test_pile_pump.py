@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from hal import MonotonicClock, VirtualClock
+from hal.camera import CameraError
 from shooter.frame_pump import FramePump
 from shooter.loop import ControlLoop
 from shooter.reads import Read
@@ -39,7 +40,7 @@ class EveryThird:
         self.threads: set[str] = set()
         self.done = threading.Event()
 
-    def feed(self, frame: int, now: float) -> Read | None:
+    def feed(self, frame: int, now: float, exposure: float | None = None) -> Read | None:
         self.fed.append((frame, now))
         self.threads.add(threading.current_thread().name)
         return Read(str(frame % 9 + 1), "red") if frame % 3 == 0 else None
@@ -96,3 +97,70 @@ def test_on_the_real_clock_a_worker_thread_reads_frames_and_posts_reads_to_the_l
 def test_a_pump_needs_an_interval_above_zero():
     with pytest.raises(ValueError, match="above 0"):
         FramePump(Frames(1), EveryThird(), loop=ControlLoop(VirtualClock()), deliver=print, interval=0.0)
+
+
+class Exposed(Frames):
+    """A fake camera whose exposure can be set (``refuse``: it raises as a webcam that cannot does)."""
+
+    def __init__(self, count: int, refuse: bool = False) -> None:
+        super().__init__(count)
+        self.refuse, self._exposure, self.set_to = refuse, 1.0, []
+
+    @property
+    def exposure(self) -> float:
+        return self._exposure
+
+    @exposure.setter
+    def exposure(self, share: float) -> None:
+        self.set_to.append(share)
+        if self.refuse:
+            raise CameraError("the webcam did not turn its automatic exposure off")
+        self._exposure = share
+
+
+class Darkens:
+    """A fake watcher that asks for half the exposure of the frame it was fed, from the second frame on."""
+
+    def __init__(self) -> None:
+        self.fed: list[tuple[int, float | None]] = []
+        self.exposure = 1.0
+
+    def feed(self, frame: int, now: float, exposure: float | None = None) -> Read | None:
+        self.fed.append((frame, exposure))
+        if frame >= 2 and exposure is not None:
+            self.exposure = exposure / 2
+        return None
+
+
+def test_each_frame_is_fed_with_the_exposure_it_was_taken_at_and_the_camera_set_to_the_one_asked_for():
+    loop = ControlLoop(VirtualClock())
+    camera, watcher = Exposed(4), Darkens()
+    pump = FramePump(camera, watcher, loop=loop, deliver=print, interval=0.2)
+    pump.start()
+    loop.run_for(1.0)
+    pump.close()
+    assert watcher.fed == [(1, 1.0), (2, 1.0), (3, 0.5), (4, 0.25)]
+    assert camera.set_to == [0.5, 0.25, 0.125]   # asked after frames 2, 3 and 4; never when already so
+
+
+def test_a_camera_that_cannot_set_its_exposure_is_said_once_and_then_fed_as_one_without():
+    loop = ControlLoop(VirtualClock())
+    camera, watcher, logged = Exposed(4, refuse=True), Darkens(), []
+    pump = FramePump(camera, watcher, loop=loop, deliver=print, interval=0.2, log=logged.append)
+    pump.start()
+    loop.run_for(1.0)
+    pump.close()
+    assert watcher.fed == [(1, 1.0), (2, 1.0), (3, None), (4, None)]   # the watcher then reads as first seen
+    assert camera.set_to == [0.5]
+    assert logged == ["uno-shooter: the camera cannot set its exposure (the webcam did not turn its automatic "
+                      "exposure off): a card whose white it clips is read as first seen"]
+
+
+def test_a_source_without_an_exposure_is_fed_none():
+    loop = ControlLoop(VirtualClock())
+    watcher = Darkens()
+    pump = FramePump(Frames(3), watcher, loop=loop, deliver=print, interval=0.2)
+    pump.start()
+    loop.run_for(1.0)
+    pump.close()
+    assert watcher.fed == [(1, None), (2, None), (3, None)]

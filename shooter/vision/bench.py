@@ -92,28 +92,35 @@ Counted = Callable[[int, Truth | None, Read | None, Any], None]
 
 
 def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing,
-             counted: Counted | None = None) -> Tally:
-    """The edition's held-out set through a watcher of ``deck``; ``counted`` is told of each card as it is
-    counted (benchmarks/vision_failures.py prints the ones not read right)."""
+             counted: Counted | None = None, fixed: float | None = None) -> Tally:
+    """The edition's held-out set through a watcher of ``deck``, the camera at the exposure the watcher asks
+    for; ``counted`` is told of each card as it is counted (benchmarks/vision_failures.py prints the ones not
+    read right). ``fixed``: the camera at this exposure throughout instead, the watcher not told it (as a
+    camera whose exposure cannot be set: 1 is its own)."""
     tally = Tally()
     watcher: PileWatcher | None = None
     pending: Truth | None = None
     index, last = 0, None
+    scene = -1
+
+    def exposure() -> float:   # the camera is told the exposure the watcher asks for, as the table's camera is
+        return 1.0 if watcher is None else watcher.exposure
 
     def count(read: Read | None, truth: Truth | None, frame: Any) -> None:
         tally.count(read, truth)
         if counted is not None:
             counted(index, truth, read, frame)
-    for shot in held_out_set(record, seed, cards):
-        if watcher is None or watcher.region != shot.region:
-            watcher = PileWatcher(deck, shot.region)
+    for shot in held_out_set(record, seed, cards, exposure=exposure if fixed is None else lambda: fixed):
+        if shot.scene != scene:   # a new camera over another table
+            watcher, scene = PileWatcher(deck, shot.region), shot.scene
+        assert watcher is not None
         if shot.dropped is not None:
             if pending is not None:
                 count(None, pending, last)
             pending, index = shot.dropped, index + 1
         last = shot.frame
         start = time.thread_time()
-        read = watcher.feed(shot.frame, shot.now)
+        read = watcher.feed(shot.frame, shot.now, shot.exposure if fixed is None else None)
         spent = time.thread_time() - start
         timing.frames += 1
         timing.seconds += spent

@@ -42,6 +42,9 @@ class Features:
     # truly be, under each colour of light that fits the border and with each clipped channel of the ink across
     # what it may be (:func:`_possible_inks`: rows of BGR); None: the ink is ``ink``
     possible: npt.NDArray[np.float64] | None = None
+    # the sensor clipped the border's white in a channel (or the ink's): what the card truly shows there is lost,
+    # and a darker exposure would see it (:class:`~shooter.vision.watcher.PileWatcher` looks again)
+    clipped: bool = False
 
 
 def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
@@ -208,6 +211,7 @@ def features(card: Image) -> Features:
     ring[:8, :8] = ring[:8, -8:] = ring[-8:, :8] = ring[-8:, -8:] = False   # the rounded corners
     white = np.percentile(img[ring], 80, axis=0)
     middling = np.median(img[ring], axis=0)
+    clipped = bool((white >= CLIPPED).any())
     glared = bool((white >= CLIPPED).all())   # a glare over the border, or a lamp past the sensor's top
     # a glare may have lifted the field too where the border's brighter part is at the sensor's top in every
     # channel, or as near it as a pixel the sensor may have clipped (a glare the colour of a warm lamp left one
@@ -219,7 +223,10 @@ def features(card: Image) -> Features:
         white = middling
     inner = img[3:-3, 3:-3].reshape(-1, 3)
     top, low = inner.max(axis=1), inner.min(axis=1)
-    if white.min() < 0.6 * float(np.percentile(top, 99)):
+    # the ring's brightest channel against the inner pixels' brightest (like with like: a cold lamp's white is
+    # 0.65 as red as it is blue, and its red against the blue of a glare on the field took a true white border,
+    # seen darker than the sensor's top, for the table)
+    if white.max() < 0.6 * float(np.percentile(top, 99)):
         neutral = inner[(low > 0.5 * top) & (top > 0.5 * np.percentile(top, 99))]   # not a wild's black
         pool = neutral if len(neutral) > 200 else inner
         bright = pool.max(axis=1)
@@ -256,8 +263,9 @@ def features(card: Image) -> Features:
     near_top = bool((white >= TOP_SEEN).all())
     unclipped = white if near_top else _unclipped_white(img, white, middling, ink_levels)
     ink = ink_levels / unclipped
-    return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol,
-                    _possible_inks(white, unclipped, ink_levels, glare_may_lift))
+    possible = _possible_inks(white, unclipped, ink_levels, glare_may_lift)
+    return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol, possible,
+                    clipped or possible is not None)
 
 
 # a lamp's colour runs from warm to cold: its BGR is a level times (1 - w, 1, 1 + w) (a bulb's w about 0.2, daylight

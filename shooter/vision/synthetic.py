@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,12 +50,21 @@ class Truth:
 
 @dataclass(frozen=True)
 class Shot:
-    """One frame of a rendered set: the image, its time, and the card put down just before it (or None)."""
+    """One frame of a rendered set: the image, its time, and the card put down just before it (or None); the
+    scene it belongs to (a new camera, light and table: counted from 0) and the exposure it was taken at (a
+    share of the camera's own)."""
 
     frame: npt.NDArray[np.uint8]
     now: float
     dropped: Truth | None
     region: tuple[int, int, int, int]
+    scene: int = 0
+    exposure: float = 1.0
+
+
+# the exposure to take the next frame at (a share of the camera's own), asked before each frame: the pile
+# watcher's :attr:`~shooter.vision.PileWatcher.exposure`, as a camera that sets its exposure is told it
+Exposure = Callable[[], float]
 
 
 def side_colours(record: Edition, index: int) -> tuple[str, ...]:
@@ -85,26 +94,39 @@ def physical(spec: FaceSpec, colour: str | None) -> TableCard:
     return FlipCard(card, back) if spec.side == "light" else FlipCard(back, card)
 
 
+def _shot(camera: SimCamera, t: float, dropped: Truth | None, scene: int, exposure: Exposure | None) -> Shot:
+    """The camera's next frame, at the exposure ``exposure`` asks for (None: as it is; a camera starts at its
+    own, so a scene's first frame is taken at that)."""
+    if exposure is not None:
+        camera.exposure = exposure()
+    frame = camera.capture()
+    return Shot(frame, t, dropped, camera.region, scene, camera.exposure)
+
+
 def _render(drops: Sequence[tuple[FaceSpec, str | None]], settings: SceneSettings, rng: random.Random,
-            side: str | None, per_scene: int) -> Iterator[Shot]:
+            side: str | None, per_scene: int, exposure: Exposure | None = None, scene: int = 0,
+            again: bool = False) -> Iterator[Shot]:
     frame_s = 1.0 / settings.fps
-    # a hand may leave over up to 9 frames; then the settling window, and two frames to spare
-    after = 9 + math.ceil(0.25 / frame_s) + 2
+    window = math.ceil(0.25 / frame_s)
+    # a hand may leave over up to 9 frames; then the settling window, and two frames to spare; ``again``: time
+    # for a card to be looked at again darker as well (the frame the camera darkens in, another window, a spare)
+    after = 9 + window + 2 + (window + 2 if again else 0)
     t = 0.0
     for start in range(0, len(drops), per_scene):
         pile: list[TableCard] = []
         camera = SimCamera(pile, rng, settings)
         camera.side_up = side or "light"
-        for _ in range(3):
-            yield Shot(camera.capture(), t, None, camera.region)
+        for k in range(3):
+            yield _shot(camera, t, None, scene, exposure if k else None)
             t += frame_s
         for spec, colour in drops[start:start + per_scene]:
             pile.append(physical(spec, colour))
             truth = Truth(spec.name, colour, spec.side)
             for k in range(after):
-                yield Shot(camera.capture(), t, truth if k == 0 else None, camera.region)
+                yield _shot(camera, t, truth if k == 0 else None, scene, exposure)
                 t += frame_s
         t += 10.0   # the next scene starts a while later
+        scene += 1
 
 
 def _sides(record: Edition) -> list[str | None]:
@@ -124,9 +146,11 @@ def learning_set(record: Edition, seed: int, only: Sequence[FaceSpec] | None = N
 
 
 def held_out_set(record: Edition, seed: int, cards: int, per_scene: int = 10,
-                 settings: SceneSettings = HELD_OUT) -> Iterator[Shot]:
+                 settings: SceneSettings = HELD_OUT, exposure: Exposure | None = None) -> Iterator[Shot]:
     """``cards`` random faces of the edition (in random colours, the sides taking turns scene by scene) put
-    down one after another under the held-out conditions."""
+    down one after another under the held-out conditions, 1.9 s apart (time for a card whose white the sensor
+    clipped to be looked at again darker); each frame at the exposure ``exposure`` asks for (by default the
+    camera's own, not set)."""
     rng = random.Random(seed)
     faces = faces_of(record)
     sides = _sides(record)
@@ -140,6 +164,6 @@ def held_out_set(record: Edition, seed: int, cards: int, per_scene: int = 10,
         for _ in range(n):
             f = rng.choice(mine)
             drops.append((f, rng.choice(f.colours) if f.colours else None))
-        yield from _render(drops, settings, rng, side, per_scene=n)
+        yield from _render(drops, settings, rng, side, per_scene=n, exposure=exposure, scene=scene, again=True)
         done += n
         scene += 1

@@ -30,7 +30,20 @@ import numpy as np
 import numpy.typing as npt
 
 from ..reads import Read
-from .card import ASPECT, SIZE, Features, Quad, features, ordered, outline, rectify, refined, still_outline, turned
+from .card import (
+    ASPECT,
+    CLIPPED,
+    SIZE,
+    Features,
+    Quad,
+    features,
+    ordered,
+    outline,
+    rectify,
+    refined,
+    still_outline,
+    turned,
+)
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -57,6 +70,12 @@ class WatchSettings:
     ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
     ink_noise: float = 0.05          # ... each distance counted this much larger (two inks both within the
                                      # sensor's noise of the read, 0.004 and 0.02 away, are not one sure)
+    darker: float = 0.6              # a card whose white the sensor clipped is looked at again at this share of
+                                     # the exposure it was seen at (a white past the top by up to 1.6 times comes
+                                     # under it in one look; a lamp and a glare together take two or three)
+    darkest: float = 0.15            # ... but never darker than this share of the camera's own exposure
+    darker_wait_s: float = 1.0       # a camera that has not taken a frame darker by then cannot: the card is read
+                                     # from its first look
 
 
 @dataclass(frozen=True)
@@ -68,10 +87,46 @@ class Seen:
     exact: bool = True     # the outline lies on the card's own edges (else the change's: the read is unsure)
 
 
-def _shrunk(view: Frame, shrink: int) -> npt.NDArray[np.float32]:
+@dataclass(frozen=True)
+class _LookAgain:
+    """A card whose white the sensor clipped, to be looked at again once a darker frame has settled."""
+
+    seen: Seen
+    features: Features     # its first look's, read if the camera does not take a darker frame
+    exposure: float        # the exposure it was seen at
+    asked: float           # when the darker frame was asked for (the caller's clock)
+
+
+def _shrunk(view: Frame | npt.NDArray[np.float32], shrink: int) -> npt.NDArray[np.float32]:
     h, w = view.shape[:2]
     small = cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
     return np.asarray(cv2.GaussianBlur(small.astype(np.float32), (5, 5), 1.0), np.float32)  # noise is no motion
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """A settled view the watcher keeps (the reference, the one before it): shrunk, as changes are told by, and
+    as the sensor gave it (float: NaN where not known), with the exposure it was taken at (a share of the
+    camera's own)."""
+
+    small: npt.NDArray[np.float32]
+    pixels: npt.NDArray[np.float32]
+    exposure: float
+
+    @staticmethod
+    def of(view: Frame, small: npt.NDArray[np.float32], exposure: float) -> _Kept:
+        return _Kept(small, view.astype(np.float32), exposure)
+
+    def at(self, exposure: float, shrink: int) -> _Kept:
+        """This view as the camera sees it at ``exposure``: in proportion, but where the sensor clipped it (a glare,
+        a bright lamp on a white border) how much brighter it was is not known, and those pixels, and the shrunk
+        ones they went into, are NaN (counted as unchanged). Else a card under one taken back after it was looked
+        at darker, its white clipped in this view and seen now, was a change, and read."""
+        if exposure == self.exposure:
+            return self
+        pixels = self.pixels * np.float32(exposure / self.exposure)
+        pixels[self.pixels >= CLIPPED] = np.nan
+        return _Kept(_shrunk(pixels, shrink), pixels, exposure)
 
 
 class PileWatcher:
@@ -82,21 +137,31 @@ class PileWatcher:
         self.region = region
         self.settings = settings
         self._last: npt.NDArray[np.float32] | None = None
-        self._reference: npt.NDArray[np.float32] | None = None
+        self._reference: _Kept | None = None
         self._still_since = 0.0
         self._checked = True
         self._primed = 0   # changes still to come that are no card put down (each the reference)
-        self._before: npt.NDArray[np.float32] | None = None   # the reference before the last change
+        self._before: _Kept | None = None   # the reference before the last change
+        # the exposure asked of the camera, a share of its own (1): lowered to look again at a card whose white the
+        # sensor clipped (:meth:`feed`'s ``exposure``), the camera's own again when the view is to be the
+        # reference anyway (:meth:`settle`, :meth:`reset`)
+        self.exposure = 1.0
+        self._taken_at = 1.0   # the exposure of the frame being read (as fed; 1 when not told)
+        self._again: _LookAgain | None = None
 
     def reset(self) -> None:
         """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
         self._last = self._reference = self._before = None
         self._primed = 0
+        self._again, self.exposure = None, 1.0
 
     def settle(self) -> None:
         """The pile changed without a card put down: the next view that lies still for ``settings.settle_s`` is
-        the reference, not read (a hand still over the pile is not taken for it)."""
+        the reference, not read (a hand still over the pile is not taken for it). A card waiting to be looked at
+        again is not read, and the camera's own exposure is asked for: the view it settles to is the reference
+        whatever its light."""
         self._primed, self._checked = max(self._primed, 1), False
+        self._again, self.exposure = None, 1.0
 
     def settle_unless_still(self, at: float, *, anew: bool = False) -> None:
         """The pile may be changing at ``at`` (the caller's clock: a new game begins, or play does): if the view
@@ -116,7 +181,7 @@ class PileWatcher:
         """The last card read is being taken back (a wrong card): the view before it is the reference again, so
         the card it uncovers is no new card (and one put down meanwhile is)."""
         if self._before is not None:
-            self._reference = self._before
+            self._reference = self._before.at(self._taken_at, self.settings.shrink)
 
     def prime(self) -> None:
         """The pile is about to change without a card put down (a wrong card taken back, the pile turned over, a
@@ -124,12 +189,79 @@ class PileWatcher:
         before the first change has settled (a void first card, and the one turned up after it), two changes are."""
         self._primed += 1
 
-    def feed(self, frame: Frame, now: float) -> Read | None:
-        """A :class:`Read` when a new card has settled in this frame, else None."""
+    def feed(self, frame: Frame, now: float, exposure: float | None = None) -> Read | None:
+        """A :class:`Read` when a new card has settled in this frame, else None.
+
+        ``exposure``: the exposure ``frame`` was taken at, a share of the camera's own (None: a camera whose
+        exposure is not set). A card whose white the sensor clipped (its colour is then partly lost) is not read
+        at once when the exposure is known: :attr:`exposure` asks for a darker one (``settings.darker``), and the
+        card is read where it lies once a darker frame has been still for the settling window; from a frame no
+        darker within ``settings.darker_wait_s``, as first seen. The exposure stays down for the cards after it
+        (the light over a table does not change between cards)."""
+        if exposure is not None:
+            self._taken_at = exposure
+        if self._again is not None:
+            return self._look_again(frame, now, exposure)
         seen = self.seen(frame, now)
         if seen is None or self.deck is None:
             return None
-        return classify(self.deck, features(seen.card), seen.quad, self.settings, exact=seen.exact)
+        found = features(seen.card)
+        if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
+            self._darken(seen, found, exposure, now)
+            return None
+        return classify(self.deck, found, seen.quad, self.settings, exact=seen.exact)
+
+    def _darken(self, seen: Seen, found: Features, exposure: float, now: float) -> None:
+        self._again = _LookAgain(seen, found, exposure, now)
+        self.exposure = max(self.settings.darkest, exposure * self.settings.darker)
+        # frames taken before the camera darkened show the card as it was seen: the look waits a whole window
+        self._still_since, self._checked = now, False
+
+    def _look_again(self, frame: Frame, now: float, exposure: float | None) -> Read | None:
+        """The card waiting for a darker frame (:meth:`feed`), read once one has been still for the window."""
+        again = self._again
+        assert again is not None and self.deck is not None
+        x, y, w, h = self.region
+        view = frame[y:y + h, x:x + w]
+        small = _shrunk(view, self.settings.shrink)
+        still = self._still(small, now)
+        if exposure is None or exposure >= again.exposure:
+            if now - again.asked < self.settings.darker_wait_s:
+                return None
+            # the camera took no darker frame (it cannot set its exposure, or would not): the first look it is
+            self._again, self.exposure, self._checked = None, again.exposure, True
+            return classify(self.deck, again.features, again.seen.quad, self.settings, exact=again.seen.exact)
+        if not still:
+            return None
+        self._again, self._checked = None, True
+        offset = np.asarray([x, y], np.float32)
+        first = again.seen.quad - offset
+        fitted = refined(view, first)
+        quad = first if fitted is None else fitted
+        seen = Seen(rectify(view, quad), quad + offset, again.seen.exact if fitted is None else True)
+        self._reference = _Kept.of(view, small, exposure)   # (the one before it is seen darker if taken back)
+        found = features(seen.card)
+        if found.clipped and exposure > self.settings.darkest * 1.01:
+            self._darken(seen, found, exposure, now)
+            return None
+        return classify(self.deck, found, seen.quad, self.settings, exact=seen.exact)
+
+    def _white(self) -> float:
+        """The view's white (its light): the 99th percentile of the reference's brightest channel."""
+        assert self._reference is not None
+        # (NaN: a view kept from before the camera darkened, where it was clipped)
+        return float(np.nanpercentile(self._reference.small[::4, ::4].max(axis=2), 99))
+
+    def _still(self, small: npt.NDArray[np.float32], now: float) -> bool:
+        """``small`` (the shrunk view now) against the last: whether the view has been still for the window."""
+        assert self._last is not None
+        level = max(self.settings.floor, self.settings.motion_level * self._white())
+        moved = np.abs(small - self._last).max(axis=2) > level
+        self._last = small
+        if moved.mean() > self.settings.motion_share:
+            self._still_since, self._checked = now, False
+            return False
+        return now - self._still_since >= self.settings.settle_s
 
     def seen(self, frame: Frame, now: float) -> Seen | None:
         """The new card straightened, on the frame in which it settled; else None."""
@@ -139,23 +271,19 @@ class PileWatcher:
         if self._last is None or self._reference is None:
             # the first view is the reference; a settle asked before it (the lid opened before the camera's first
             # frame) is done once the view lies still, not left pending for the next change (the first card)
-            self._last, self._reference = small, small
+            self._last, self._reference = small, _Kept.of(view, small, self._taken_at)
             self._still_since, self._checked = now, not self._primed
             return None
-        white = float(np.percentile(self._reference[::4, ::4].max(axis=2), 99))  # the view's white: its light
-        moved = np.abs(small - self._last).max(axis=2) > max(self.settings.floor, self.settings.motion_level * white)
-        self._last = small
-        if moved.mean() > self.settings.motion_share:
-            self._still_since, self._checked = now, False
-            return None
-        if self._checked or now - self._still_since < self.settings.settle_s:
+        if not self._still(small, now) or self._checked:
             return None
         self._checked = True
+        white = self._white()
         if self._primed:
-            self._reference, self._primed = small, self._primed - 1
+            self._reference, self._primed = _Kept.of(view, small, self._taken_at), self._primed - 1
             return None
-        reference, self._before, self._reference = self._reference, self._reference, small
-        found = locate(view, small, reference, white, self.settings)
+        reference, self._before = self._reference, self._reference
+        self._reference = _Kept.of(view, small, self._taken_at)
+        found = locate(view, small, reference.small, white, self.settings)
         if found is None:
             return None
         quad, exact = found
@@ -233,7 +361,7 @@ def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.ND
     if (change & inside).sum() < 0.5 * inside.sum():
         return None
     h, w = view.shape[:2]
-    before = np.asarray(cv2.resize(np.clip(reference, 0, 255).astype(np.uint8), (w, h)), np.uint8)
+    before = np.asarray(cv2.resize(np.clip(np.nan_to_num(reference), 0, 255).astype(np.uint8), (w, h)), np.uint8)
     old = still_outline(before, least)
     # the same card where it lay: each corner near one of the old outline's (which end is first may differ)
     if old is not None and float(np.linalg.norm(old[None] - quad[:, None], axis=2).min(axis=1).max()) \

@@ -109,6 +109,9 @@ class SimCamera:
         self._lit: npt.NDArray[np.float32] | None = None   # the still scene through the lens
         self._dirty: Box | None = None   # where the scene changed since _lit was worked out
         self.hand_in_view = False   # a hand was over the scene in the last frame
+        # the sensor's exposure (time and gain) as a share of the camera's own: the light it collects scales with
+        # it before it clips at 255; the noise does not (the sensor's read noise is the same however long it looks)
+        self.exposure = 1.0
         self.closed = False
 
     # -- the camera's interface, as hal's cameras have it
@@ -125,6 +128,8 @@ class SimCamera:
             img = self._with_hands(img, hands, t)
         self._hands = [h for h in self._hands if h.where(t) is not None or t < h.began]
         self._last_t = t
+        if self.exposure != 1.0:
+            img = np.multiply(img, np.float32(self.exposure), dtype=np.float32)
         # the sensor: cv2's generator (fast) seeded from ours, so that a seed gives the same frames; drawn as one
         # channel (the same numbers as three of the same spread, sooner), added and rounded into 0..255 at once
         cv2.setRNGSeed(int(self.noise.integers(2 ** 31)))
