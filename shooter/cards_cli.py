@@ -66,6 +66,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     bench.add_argument("--cards", type=int, default=200, metavar="N", help="cards per edition (default 200)")
     bench.add_argument("--held-out-seed", type=int, metavar="N",
                        help="seed of the held-out set (default: --seed + 1000); never the learning's --seed")
+    bench.add_argument("--exposure", choices=("set", "own"), default="set",
+                       help="set: the camera takes the exposure the recogniser asks for (darker, to look again at "
+                            "a card whose white it clipped), as the table's camera does (default); own: the camera "
+                            "keeps its own, as one whose exposure cannot be set")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cards_command == "bench":
         from .vision.bench import bench
         chosen = [record] if args.variant or args.edition else records()
-        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed), args.json, sys.stdout)
+        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed, exposure=args.exposure), args.json,
+                      sys.stdout)
     if args.cards_command == "learn":
         return _learn(args, config, record, state_dir)
     if args.sim:

@@ -194,7 +194,11 @@ def test_cards_bench_takes_another_held_out_seed_but_never_the_learnings():
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert (result["seed"], result["held_out_seed"], result["cards"]) == (1, 7, 3)
-    assert set(result["editions"]) == {"all-wild"}
+    assert set(result["editions"]) == {"all-wild"} and result["exposure"] == "set"
+    out = _cards("bench", "--sim", "--variant", "all-wild", "--cards", "3", "--exposure", "own", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["exposure"] == "own", out.stderr
+    out = _cards("bench", "--sim", "--exposure", "manual")
+    assert out.returncode == 2 and "--exposure: invalid choice: 'manual'" in out.stderr and out.stdout == ""
     out = _cards("bench", "--sim", "--seed", "4", "--held-out-seed", "4")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--held-out-seed 4: the learning's --seed" \
         in out.stderr and out.stdout == ""

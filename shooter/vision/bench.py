@@ -144,20 +144,27 @@ def held_out_seed(seed: int, asked: int | None) -> int:
     return held
 
 
-def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None = None) -> dict[str, Any]:
+EXPOSURES = ("set", "own")   # the camera takes the exposure the watcher asks for; or keeps its own
+
+
+def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None = None, *,
+          exposure: str = "set") -> dict[str, Any]:
     """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
-    held-out set's seed is ``asked``, by default ``seed + 1000`` (:func:`held_out_seed`)."""
+    held-out set's seed is ``asked``, by default ``seed + 1000`` (:func:`held_out_seed`); ``exposure``: ``set``
+    (the camera at the exposure the watcher asks for) or ``own`` (at its own throughout)."""
+    if exposure not in EXPOSURES:
+        raise ConfigError(f"exposure {exposure!r}: one of {', '.join(EXPOSURES)}")
     held = held_out_seed(seed, asked)
     total, timing = Tally(), Timing()
     editions: dict[str, Any] = {}
     for record in records:
         deck, missed = learn_sim(record, seed)
-        tally = held_out(record, deck, held, cards, timing)
+        tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == "set" else 1.0)
         editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
                                 [f.name for f in missed]}
         total.add(tally)
     return {**total.figures(), **timing.figures(), "editions": editions, "mistakes": total.mistakes[:20],
-            "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": held,
+            "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": held, "exposure": exposure,
             "learning_settings": asdict(LEARNING), "held_out_settings": asdict(HELD_OUT)}
 
 
