@@ -220,7 +220,10 @@ class PileWatcher:
     def _look_again(self, frame: Frame, now: float, exposure: float | None) -> Read | None:
         """The card waiting for a darker frame (:meth:`feed`), read once one has been still for the window."""
         again = self._again
-        assert again is not None and self.deck is not None
+        assert again is not None
+        if self.deck is None:   # another edition's deck, none learned: the card is not read (as any other)
+            self._again, self._checked = None, True
+            return None
         x, y, w, h = self.region
         view = frame[y:y + h, x:x + w]
         small = _shrunk(view, self.settings.shrink)
