@@ -14,7 +14,9 @@ the new card (it lies on top, whole); anything else (a hand at rest, a shadow) b
 not read. The card is straightened, its ink compared with the deck's learned inks (nearest, and how much nearer
 than the next), its symbol with each face's learned symbol (normalised correlation, both ends up, a few pixels
 of slack); the read's confidence is the lower of the two. Below ``settings.sure`` the read is unsure: the caller
-asks the table rather than act, and :attr:`Read.alternatives` lists the nearest other readings.
+asks the table rather than act, and :attr:`Read.alternatives` lists the nearest other readings. A card whose
+white the sensor clipped is looked at again in a darker frame when the caller sets the camera's exposure to
+:attr:`PileWatcher.exposure` and says what each frame was taken at (``feed(frame, now, exposure)``).
 
 :meth:`PileWatcher.seen` is the first half alone (the straightened card, for learning), :func:`read_still` reads
 the top card of a single photo (``cards test DIR``), where there is no earlier view to compare with: the card is
