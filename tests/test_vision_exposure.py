@@ -126,7 +126,7 @@ def test_a_card_the_sensor_did_not_clip_is_read_at_once_and_the_exposure_left_al
     assert (told.reads[0][1].card, told.reads[0][1].colour) == (face.name, "teal")
 
 
-def test_the_exposure_stays_down_for_the_next_cards_and_is_the_cameras_own_again_when_the_pile_settles_anew():
+def test_the_exposure_stays_down_for_the_next_cards():
     rng = random.Random("two under a glare")
     table = Table(learned_from_renders(FLIP), glare_under_a_tinted_lamp(rng), rng, side="dark")
     first, second = rng.sample(DARK, 2)
@@ -138,10 +138,25 @@ def test_the_exposure_stays_down_for_the_next_cards_and_is_the_cameras_own_again
     assert [(r.card, r.colour, r.unsure) for _, r in table.reads] == \
         [(first.name, "purple", False), (second.name, "pink", False)]
     assert all(share <= darker for share in table.asked[looked_at - 1:])   # from there, not from the top again
-    table.watcher.settle()   # the lid: the view it settles to is the reference whatever its light
-    assert table.watcher.exposure == 1.0
+    table.watcher.settle()   # the lid: the light has not changed, nor the exposure
     table.frames(10)
-    assert len(table.reads) == 2   # the brighter view is the reference, not a card
+    assert table.watcher.exposure <= darker and len(table.reads) == 2
+
+
+def test_a_card_read_in_a_dim_view_at_a_lowered_exposure_brightens_it_and_the_change_is_no_card():
+    # a lamp turned down after the exposure came down for a glare: each card read in a view under 0.45 of the
+    # sensor's top asks for 1 / 0.6 more, up to the camera's own; the views kept are seen at each frame's exposure,
+    # so the brighter view is no change of the pile (else the card on top was read again, or the next one missed)
+    rng = random.Random("dim")
+    dim = replace(Conditions.draw(HELD_OUT, rng), brightness=0.6, glare=0.0, shadow=0.0, warmth=0.0)
+    table = Table(learned_from_renders(FLIP), dim, rng, side="dark")
+    table.watcher.exposure = 0.36
+    table.frames(4)
+    cards = rng.sample(DARK, 3)
+    for face in cards:
+        table.put(face, "teal")
+    assert [(r.card, r.colour, r.unsure) for _, r in table.reads] == [(f.name, "teal", False) for f in cards]
+    assert table.asked[:3] == [1.0, 0.36, 0.6] and table.asked[-1] == 1.0
 
 
 def test_a_card_looked_at_again_and_taken_back_uncovers_no_new_card():

@@ -76,6 +76,9 @@ class WatchSettings:
                                      # the exposure it was seen at (a white past the top by up to 1.6 times comes
                                      # under it in one look; a lamp and a glare together take two or three)
     darkest: float = 0.15            # ... but never darker than this share of the camera's own exposure
+    dim: float = 0.45                # a view whose white is under this share of the sensor's top, seen at less
+                                     # than the camera's own exposure, is brightened by 1 / darker (a lamp turned
+                                     # down; under 0.75 of the top then: a card it clipped before stays unclipped)
     darker_wait_s: float = 1.0       # a camera that has not taken a frame darker by then cannot: the card is read
                                      # from its first look
 
@@ -120,13 +123,14 @@ class _Kept:
         return _Kept(small, view.astype(np.float32), exposure)
 
     def at(self, exposure: float, shrink: int) -> _Kept:
-        """This view as the camera sees it at ``exposure``: in proportion, but where the sensor clipped it (a glare,
-        a bright lamp on a white border) how much brighter it was is not known, and those pixels, and the shrunk
-        ones they went into, are NaN (counted as unchanged). Else a card under one taken back after it was looked
-        at darker, its white clipped in this view and seen now, was a change, and read."""
+        """This view as the camera sees it at ``exposure``: in proportion, up to the sensor's top; but where the
+        sensor clipped it (a glare, a bright lamp on a white border) how much brighter it was is not known, and
+        those pixels, and the shrunk ones they went into, are NaN (counted as unchanged). Else a card under one
+        taken back after it was looked at darker, its white clipped in this view and seen now, was a change, and
+        read."""
         if exposure == self.exposure:
             return self
-        pixels = self.pixels * np.float32(exposure / self.exposure)
+        pixels = np.minimum(self.pixels * np.float32(exposure / self.exposure), np.float32(255.0))
         pixels[self.pixels >= CLIPPED] = np.nan
         return _Kept(_shrunk(pixels, shrink), pixels, exposure)
 
@@ -145,8 +149,7 @@ class PileWatcher:
         self._primed = 0   # changes still to come that are no card put down (each the reference)
         self._before: _Kept | None = None   # the reference before the last change
         # the exposure asked of the camera, a share of its own (1): lowered to look again at a card whose white the
-        # sensor clipped (:meth:`feed`'s ``exposure``), the camera's own again when the view is to be the
-        # reference anyway (:meth:`settle`, :meth:`reset`)
+        # sensor clipped, raised again after a card read in a dim view (:meth:`feed`'s ``exposure``)
         self.exposure = 1.0
         self._taken_at = 1.0   # the exposure of the frame being read (as fed; 1 when not told)
         self._again: _LookAgain | None = None
@@ -160,10 +163,9 @@ class PileWatcher:
     def settle(self) -> None:
         """The pile changed without a card put down: the next view that lies still for ``settings.settle_s`` is
         the reference, not read (a hand still over the pile is not taken for it). A card waiting to be looked at
-        again is not read, and the camera's own exposure is asked for: the view it settles to is the reference
-        whatever its light."""
+        again is not read."""
         self._primed, self._checked = max(self._primed, 1), False
-        self._again, self.exposure = None, 1.0
+        self._again = None
 
     def settle_unless_still(self, at: float, *, anew: bool = False) -> None:
         """The pile may be changing at ``at`` (the caller's clock: a new game begins, or play does): if the view
@@ -183,7 +185,7 @@ class PileWatcher:
         """The last card read is being taken back (a wrong card): the view before it is the reference again, so
         the card it uncovers is no new card (and one put down meanwhile is)."""
         if self._before is not None:
-            self._reference = self._before.at(self._taken_at, self.settings.shrink)
+            self._reference = self._before   # (seen at the exposure of the next frame: :meth:`feed`)
 
     def prime(self) -> None:
         """The pile is about to change without a card put down (a wrong card taken back, the pile turned over, a
@@ -199,9 +201,13 @@ class PileWatcher:
         at once when the exposure is known: :attr:`exposure` asks for a darker one (``settings.darker``), and the
         card is read where it lies once a darker frame has been still for the settling window; from a frame no
         darker within ``settings.darker_wait_s``, as first seen. The exposure stays down for the cards after it
-        (the light over a table does not change between cards)."""
+        (the light over a table does not change between cards), until a card is read in a view so dim
+        (``settings.dim``) that a brighter one is better. The views the watcher keeps are seen at each frame's
+        exposure (:meth:`_Kept.at`), so a change of exposure is no change of the pile."""
         if exposure is not None:
             self._taken_at = exposure
+            if self._reference is not None and self._reference.exposure != exposure:
+                self._reference = self._reference.at(exposure, self.settings.shrink)
         if self._again is not None:
             return self._look_again(frame, now, exposure)
         seen = self.seen(frame, now)
@@ -211,6 +217,13 @@ class PileWatcher:
         if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
             self._darken(seen, found, exposure, now)
             return None
+        return self._read(found, seen, exposure)
+
+    def _read(self, found: Features, seen: Seen, exposure: float | None) -> Read:
+        """The card read; a view that dim at less than the camera's own exposure asks for a brighter one."""
+        assert self.deck is not None
+        if exposure is not None and exposure < 1.0 and self._white() < self.settings.dim * 255.0:
+            self.exposure = min(1.0, exposure / self.settings.darker)
         return classify(self.deck, found, seen.quad, self.settings, exact=seen.exact)
 
     def _darken(self, seen: Seen, found: Features, exposure: float, now: float) -> None:
@@ -249,7 +262,7 @@ class PileWatcher:
         if found.clipped and exposure > self.settings.darkest * 1.01:
             self._darken(seen, found, exposure, now)
             return None
-        return classify(self.deck, found, seen.quad, self.settings, exact=seen.exact)
+        return self._read(found, seen, exposure)
 
     def _white(self) -> float:
         """The view's white (its light): the 99th percentile of the reference's brightest channel."""
