@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -42,6 +43,23 @@ class Features:
     # truly be, under each colour of light that fits the border and with each clipped channel of the ink across
     # what it may be (:func:`_possible_inks`: rows of BGR); None: the ink is ``ink``
     possible: npt.NDArray[np.float64] | None = None
+
+
+Pixel = TypeVar("Pixel", np.uint8, np.float32)
+
+
+def channel_max(img: npt.NDArray[Pixel]) -> npt.NDArray[Pixel]:
+    """Each pixel's brightest channel (the last axis, BGR): the same values as ``img.max(axis=-1)``, which numpy
+    does as a slow reduce over an axis of 3 (1.5 ms on a card straightened for :func:`refined`, the elementwise
+    maximum of the three planes 0.05 ms)."""
+    out: npt.NDArray[Pixel] = np.maximum(np.maximum(img[..., 0], img[..., 1]), img[..., 2])
+    return out
+
+
+def channel_min(img: npt.NDArray[Pixel]) -> npt.NDArray[Pixel]:
+    """Each pixel's darkest channel: ``img.min(axis=-1)``, as fast as :func:`channel_max`."""
+    out: npt.NDArray[Pixel] = np.minimum(np.minimum(img[..., 0], img[..., 1]), img[..., 2])
+    return out
 
 
 def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
@@ -137,7 +155,7 @@ def _light_taken_out(img: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     """``img`` with the light's colour divided out: the pale bright pixels (the cards' white borders, a glare)
     made grey. A cold or a warm lamp tints the border's white (under a bluish light of 1.23 blue to 0.77 red it
     is 37 % bluer than red), and the white board is looked for as pixels that are nearly grey."""
-    brightest, least = img.max(axis=2), img.min(axis=2)
+    brightest, least = channel_max(img), channel_min(img)
     pale = (least > 0.5 * brightest) & (brightest >= np.percentile(brightest, 99)) & (brightest > 8.0)
     if int(pale.sum()) < 20:
         return img
@@ -155,7 +173,7 @@ def still_outline(view: Image, min_area: float) -> Quad | None:
     grown by the border's width to the card's outline."""
     img = _light_taken_out(view.astype(np.float32))
     h, w = img.shape[:2]
-    brightest, least = img.max(axis=2), img.min(axis=2)
+    brightest, least = channel_max(img), channel_min(img)
     # the white nearby (the light differs across a photo: vignetting, a shadow): the brightest pixel around
     k = max(15, (min(w, h) // 12) | 1)
     level = cv2.GaussianBlur(cv2.dilate(brightest, np.ones((k, k), np.uint8)), (0, 0), k / 3) + 1.0
@@ -218,11 +236,11 @@ def features(card: Image) -> Features:
         # of a shaded card): it tells nothing of the light's colour; the border's middle part does
         white = middling
     inner = img[3:-3, 3:-3].reshape(-1, 3)
-    top, low = inner.max(axis=1), inner.min(axis=1)
+    top, low = channel_max(inner), channel_min(inner)
     if white.min() < 0.6 * float(np.percentile(top, 99)):
         neutral = inner[(low > 0.5 * top) & (top > 0.5 * np.percentile(top, 99))]   # not a wild's black
         pool = neutral if len(neutral) > 200 else inner
-        bright = pool.max(axis=1)
+        bright = channel_max(pool)
         white = np.median(pool[bright >= np.percentile(bright, 70)], axis=0)
     white = np.maximum(white, 12.0)
     # the field's ink as the camera gives it (the field clear of its edge, the symbol and the corner marks; the
@@ -237,13 +255,13 @@ def features(card: Image) -> Features:
     # went on rising and the hue turned (a glared teal's green clipped: green); those pixels are no measure of
     # the ink while enough of the field is clear of the top in every channel (each pixel judged blurred: the glare
     # is smooth, and the sensor's noise in a channel near the top is not chosen by)
-    pixels, smooth = img[field], cv2.GaussianBlur(img, (0, 0), 2.0)[field]
-    used = smooth.max(axis=1) < TOP_SEEN
+    pixels, smooth = img[field], np.asarray(cv2.GaussianBlur(img, (0, 0), 2.0), np.float32)[field]
+    used = channel_max(smooth) < TOP_SEEN
     if used.mean() < CLEAR_SHARE:
         used[:] = True
     ink_levels = np.median(pixels[used], axis=0)
     # the symbol is white as the border is (clipped alike): measured against the white as seen
-    least = (img / white).min(axis=2)
+    least = channel_min(img / white)
     # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
     # then blurred to one sharpness whatever the camera's focus and distance
     middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
@@ -453,7 +471,7 @@ def _edges(frame: Image, quad: Quad) -> Quad | None:
     to_warp = cv2.getPerspectiveTransform(quad, target)
     size = ((cw + 2 * m) * s, (ch + 2 * m) * s)
     warped = cv2.warpPerspective(frame, to_warp, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    least = cv2.GaussianBlur(warped.min(axis=2).astype(np.float32), (0, 0), 0.7)
+    least = cv2.GaussianBlur(channel_min(np.asarray(warped, np.uint8)).astype(np.float32), (0, 0), 0.7)
     fx, fy = EDGE, EDGE * ch / cw * 56.0 / 87.0            # where the field's edge lies, pixels of SIZE
     steps = np.arange(-REACH, REACH + 0.01, 1.0 / s)
     lines = []

@@ -23,6 +23,8 @@ found by its white board instead.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -30,7 +32,20 @@ import numpy as np
 import numpy.typing as npt
 
 from ..reads import Read
-from .card import ASPECT, SIZE, Features, Quad, features, ordered, outline, rectify, refined, still_outline, turned
+from .card import (
+    ASPECT,
+    SIZE,
+    Features,
+    Quad,
+    channel_max,
+    features,
+    ordered,
+    outline,
+    rectify,
+    refined,
+    still_outline,
+    turned,
+)
 from .templates import BLACK, Deck, Face
 
 Frame = npt.NDArray[np.uint8]
@@ -168,8 +183,8 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
     the last card) into ``small`` (the shrunk view now), and whether they lie on the card's own edges (else
     they are the change's, which may be off: the read is then unsure); None when the change is no card."""
     level = max(settings.floor, settings.change_level * white)
-    change = (np.abs(small - reference).max(axis=2) > level).astype(np.uint8)
-    change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    changed = channel_max(np.abs(small - reference)) > level
+    change = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     coarse = outline(np.asarray(change * 255, np.uint8), settings.min_card_share * change.size)
     quad = None if coarse is None else np.asarray((coarse + 0.5) * settings.shrink - 0.5, np.float32)
@@ -178,15 +193,20 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
     # one whole card on top found by its white border as in a still (if the change lies on it); each counts
     # only once moved onto a card's edges
     mask = np.asarray(change, np.uint8)
+    # the whole top card found by its white border, as in a still: the third guess and the newest of two below
+    # both look for it, and it costs more than anything else a frame does (16 ms on the slowest frame of held-out
+    # seed 1001, where it was found twice): found once, when first asked
+    least = settings.min_card_share * view.shape[0] * view.shape[1]
+    top_card = functools.cache(lambda: still_outline(view, least))
     for guess in range(3):
         start = quad if guess == 0 else _round_change(mask, settings) if guess == 1 else \
-            _whole_top_card(view, mask, settings)
+            _whole_top_card(mask, top_card, settings)
         fitted = None if start is None else refined(view, start)
         if fitted is not None:
             return fitted, True
     # two cards put down with no still view between them (a hand passed over the first): the change is both, of
     # no card's shape; the newest lies whole on top and is read (the one under it is missed)
-    fitted = _newest_of_two(view, mask, reference, settings)
+    fitted = _newest_of_two(view, mask, reference, top_card, settings)
     if fitted is not None:
         return fitted, True
     return None if quad is None else (quad, False)
@@ -204,12 +224,14 @@ def _round_change(change: npt.NDArray[np.uint8], settings: WatchSettings) -> Qua
     return ordered(np.asarray((box + 0.5) * settings.shrink - 0.5, np.float32))
 
 
-def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
-    """The top card found as a still would be (:func:`~shooter.vision.card.still_outline`): it counts only
-    when the change lies inside that card (a hand at rest, partly over the pile, does not)."""
+def _whole_top_card(change: npt.NDArray[np.uint8], top_card: Callable[[], Quad | None],
+                    settings: WatchSettings) -> Quad | None:
+    """The top card found as a still would be (``top_card``: :func:`~shooter.vision.card.still_outline` of the
+    view): it counts only when the change lies inside that card (a hand at rest, partly over the pile, does
+    not)."""
     if change.sum() < settings.min_card_share * change.size * 0.1:
         return None
-    quad = still_outline(view, settings.min_card_share * view.shape[0] * view.shape[1])
+    quad = top_card()
     if quad is None:
         return None
     inside = np.zeros(change.shape, np.uint8)
@@ -218,13 +240,14 @@ def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchS
 
 
 def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.NDArray[np.float32],
-                   settings: WatchSettings) -> Quad | None:
-    """The top card when the change reaches past it: most of that card changed, and it was not the top card
-    before (a hand's shadow or a hand at rest over the old top card changes it, but it lay there before)."""
+                   top_card: Callable[[], Quad | None], settings: WatchSettings) -> Quad | None:
+    """The top card (``top_card``, as :func:`_whole_top_card`) when the change reaches past it: most of that
+    card changed, and it was not the top card before (a hand's shadow or a hand at rest over the old top card
+    changes it, but it lay there before)."""
     if change.sum() < settings.min_card_share * change.size:
         return None
     least = settings.min_card_share * view.shape[0] * view.shape[1]
-    quad = still_outline(view, least)
+    quad = top_card()
     if quad is None:
         return None
     small = np.round((quad + 0.5) / settings.shrink - 0.5).astype(np.int32)
