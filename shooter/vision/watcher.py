@@ -273,11 +273,20 @@ def hue_points(bgr: npt.ArrayLike) -> npt.NDArray[np.float64]:
     from the middle how surely it is coloured (1 from :data:`CHROMA_FULL` on; a wild's black near 0). The same
     whatever the light's level and a glare's wash: an ink seen as ``a * ink + b`` (a shadow scales it, a glare
     adds white) lies in the same direction."""
+    # channel by channel, not reduced along rows of 3 (a mean, a norm): a clipped white gives up to some 200,000
+    # possible inks, and numpy reduces a row of 3 (or 2) a dozen times slower; the same sums in the same order
     v = np.atleast_2d(np.asarray(bgr, np.float64))
-    c = v - v.mean(axis=1, keepdims=True)
-    xy = np.stack([(c[:, 2] - c[:, 1]) / np.sqrt(2.0), (2 * c[:, 0] - c[:, 1] - c[:, 2]) / np.sqrt(6.0)], axis=1)
-    r = np.linalg.norm(xy, axis=1, keepdims=True)
-    return np.asarray(np.where(r > 1e-9, xy / np.maximum(r, 1e-9) * np.minimum(1.0, r / CHROMA_FULL), xy), np.float64)
+    mean = (v[:, 0] + v[:, 1] + v[:, 2]) / 3
+    b, g, r = v[:, 0] - mean, v[:, 1] - mean, v[:, 2] - mean
+    xy = np.stack([(r - g) / np.sqrt(2.0), (2 * b - g - r) / np.sqrt(6.0)], axis=1)
+    radius = np.sqrt(xy[:, 0] * xy[:, 0] + xy[:, 1] * xy[:, 1])[:, None]
+    # each one's direction, scaled by how surely it is coloured; grey stays as it is (in place: fewer arrays of
+    # 200,000 rows)
+    out: npt.NDArray[np.float64] = xy / np.maximum(radius, 1e-9)
+    out *= np.minimum(1.0, radius / CHROMA_FULL)
+    grey = ~(radius[:, 0] > 1e-9)
+    out[grey] = xy[grey]
+    return out
 
 
 def _ink(deck: Deck, seen: Features) -> list[tuple[str | None, str, float]]:
@@ -290,26 +299,32 @@ def _ink(deck: Deck, seen: Features) -> list[tuple[str | None, str, float]]:
         return []
     learned = hue_points([ref for inks in deck.inks.values() for ref in inks.values()])
     points = hue_points(seen.possible if seen.possible is not None else (seen.ink,))
-    # squared distances by one product (a clipped white gives up to some 200,000 possible inks)
-    near2 = (points ** 2).sum(axis=1)[:, None] - 2.0 * points @ learned.T
-    far = np.sqrt(np.maximum(near2.min(axis=0) + (learned ** 2).sum(axis=1), 0.0))
+    # squared distances by one product (a clipped white gives up to some 200,000 possible inks), a row per learned
+    # ink (the least of a long row is quick to find; of a column, not)
+    near2 = learned @ (2.0 * points).T
+    np.subtract((points[:, 0] ** 2 + points[:, 1] ** 2)[None, :], near2, out=near2)
+    far = np.sqrt(np.maximum(near2.min(axis=1) + (learned[:, 0] ** 2 + learned[:, 1] ** 2), 0.0))
     return sorted(((side, colour, float(d)) for (side, colour), d in zip(names, far, strict=True)),
                   key=lambda f: f[2])
 
 
-def _aligned(symbol: npt.NDArray[np.float32], learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
-    """The part of ``symbol`` (either end up) that best lines up with a face's learned symbol, or None when
-    the face learned no symbol."""
-    t = learned[4:-4, 4:-4]
-    if float(t.std()) < 1e-3:
-        return None
-    best, window = -2.0, t
-    for view in (symbol, turned(symbol)):
-        scores = cv2.matchTemplate(view, t, cv2.TM_CCOEFF_NORMED)
+def _aligned(views: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+             learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The part of a symbol, ``views`` its two ends up (:func:`_both_ends`), that best lines up with ``learned``
+    (a face's learned symbol less its margin, :class:`_Matching`)."""
+    best, window = -2.0, learned
+    for view in views:
+        scores = cv2.matchTemplate(view, learned, cv2.TM_CCOEFF_NORMED)
         _, top, _, (x, y) = cv2.minMaxLoc(scores)
         if top > best:
-            best, window = top, view[y:y + t.shape[0], x:x + t.shape[1]]
+            best, window = top, view[y:y + learned.shape[0], x:x + learned.shape[1]]
     return window
+
+
+def _both_ends(symbol: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """A symbol as seen and turned end over end (the pile does not know which end is up): made once per read,
+    for every face it is matched to."""
+    return symbol, turned(symbol)
 
 
 def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
@@ -342,29 +357,32 @@ class _Matching:
     def __init__(self, deck: Deck):
         self.symbols = [face.symbol for face in deck.faces]   # held, so that `fits` compares these very arrays
         self.means = {b: _unit(np.mean([_blurred(s, b)[4:-4, 4:-4] for s in self.symbols], axis=0)) for b in BLURS}
+        # per face, each blur's learned symbol less its margin of 4 pixels (the slack a read is aligned in), as
+        # matched, and without the mean; a blur of a face that learned no symbol (blank) is left out: it matches
+        # nothing (its score stays 0)
         self.learned: dict[int, list[tuple[float, npt.NDArray[np.float32], npt.NDArray[np.float64]]]] = {}
         for s in self.symbols:
             ready = []
             for b in BLURS:
-                learned = _blurred(s, b)
-                ready.append((b, learned, _shorn(learned[4:-4, 4:-4], self.means[b])))
+                learned = np.ascontiguousarray(_blurred(s, b)[4:-4, 4:-4])
+                if float(learned.std()) >= 1e-3:
+                    ready.append((b, learned, _shorn(learned, self.means[b])))
             self.learned[id(s)] = ready
         self._apart: dict[tuple[int, int], float] = {}
 
-    def score(self, symbol: npt.NDArray[np.float32], face: Face) -> float:
-        """How well ``symbol`` (a read's, or a learned one) matches ``face`` (see :func:`_scores`)."""
+    def score(self, views: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], face: Face) -> float:
+        """How well a symbol (a read's, or a learned one), ``views`` its two ends up (:func:`_both_ends`),
+        matches ``face`` (see :func:`_scores`)."""
         best = 0.0
         for b, learned, shorn in self.learned[id(face.symbol)]:
-            window = _aligned(symbol, learned)
-            if window is not None:
-                best = max(best, float(_shorn(window, self.means[b]) @ shorn))
+            best = max(best, float(_shorn(_aligned(views, learned), self.means[b]) @ shorn))
         return best
 
     def apart(self, one: Face, other: Face) -> float:
         """1 less the match ``other`` gets when ``one``'s own learned symbol is read (see :func:`_apart`)."""
         key = (id(one.symbol), id(other.symbol))
         if key not in self._apart:
-            self._apart[key] = 1.0 - self.score(one.symbol, other)
+            self._apart[key] = 1.0 - self.score(_both_ends(one.symbol), other)
         return self._apart[key]
 
     def fits(self, deck: Deck) -> bool:
@@ -389,8 +407,8 @@ def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> l
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
     away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
     symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
-    ready = _matching(deck)
-    return sorted(((ready.score(symbol, face), face) for face in faces), key=lambda sf: -sf[0])
+    ready, views = _matching(deck), _both_ends(symbol)
+    return sorted(((ready.score(views, face), face) for face in faces), key=lambda sf: -sf[0])
 
 
 def _apart(deck: Deck, one: Face, other: Face) -> float:
