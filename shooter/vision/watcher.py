@@ -25,6 +25,8 @@ found by its white board instead.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -38,6 +40,7 @@ from .card import (
     SIZE,
     Features,
     Quad,
+    channel_max,
     features,
     ordered,
     outline,
@@ -268,13 +271,13 @@ class PileWatcher:
         """The view's white (its light): the 99th percentile of the reference's brightest channel."""
         assert self._reference is not None
         # (NaN: a view kept from before the camera darkened, where it was clipped)
-        return float(np.nanpercentile(self._reference.small[::4, ::4].max(axis=2), 99))
+        return float(np.nanpercentile(channel_max(self._reference.small[::4, ::4]), 99))
 
     def _still(self, small: npt.NDArray[np.float32], now: float) -> bool:
         """``small`` (the shrunk view now) against the last: whether the view has been still for the window."""
         assert self._last is not None
         level = max(self.settings.floor, self.settings.motion_level * self._white())
-        moved = np.abs(small - self._last).max(axis=2) > level
+        moved = channel_max(np.abs(small - self._last)) > level
         self._last = small
         if moved.mean() > self.settings.motion_share:
             self._still_since, self._checked = now, False
@@ -314,8 +317,8 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
     the last card) into ``small`` (the shrunk view now), and whether they lie on the card's own edges (else
     they are the change's, which may be off: the read is then unsure); None when the change is no card."""
     level = max(settings.floor, settings.change_level * white)
-    change = (np.abs(small - reference).max(axis=2) > level).astype(np.uint8)
-    change = cv2.morphologyEx(change, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    changed = channel_max(np.abs(small - reference)) > level
+    change = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     change = cv2.morphologyEx(change, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     coarse = outline(np.asarray(change * 255, np.uint8), settings.min_card_share * change.size)
     quad = None if coarse is None else np.asarray((coarse + 0.5) * settings.shrink - 0.5, np.float32)
@@ -324,15 +327,20 @@ def locate(view: Frame, small: npt.NDArray[np.float32], reference: npt.NDArray[n
     # one whole card on top found by its white border as in a still (if the change lies on it); each counts
     # only once moved onto a card's edges
     mask = np.asarray(change, np.uint8)
+    # the whole top card found by its white border, as in a still: the third guess and the newest of two below
+    # both look for it, and it costs more than anything else a frame does (16 ms on the slowest frame of held-out
+    # seed 1001, where it was found twice): found once, when first asked
+    least = settings.min_card_share * view.shape[0] * view.shape[1]
+    top_card = functools.cache(lambda: still_outline(view, least))
     for guess in range(3):
         start = quad if guess == 0 else _round_change(mask, settings) if guess == 1 else \
-            _whole_top_card(view, mask, settings)
+            _whole_top_card(mask, top_card, settings)
         fitted = None if start is None else refined(view, start)
         if fitted is not None:
             return fitted, True
     # two cards put down with no still view between them (a hand passed over the first): the change is both, of
     # no card's shape; the newest lies whole on top and is read (the one under it is missed)
-    fitted = _newest_of_two(view, mask, reference, settings)
+    fitted = _newest_of_two(view, mask, reference, top_card, settings)
     if fitted is not None:
         return fitted, True
     return None if quad is None else (quad, False)
@@ -350,12 +358,14 @@ def _round_change(change: npt.NDArray[np.uint8], settings: WatchSettings) -> Qua
     return ordered(np.asarray((box + 0.5) * settings.shrink - 0.5, np.float32))
 
 
-def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchSettings) -> Quad | None:
-    """The top card found as a still would be (:func:`~shooter.vision.card.still_outline`): it counts only
-    when the change lies inside that card (a hand at rest, partly over the pile, does not)."""
+def _whole_top_card(change: npt.NDArray[np.uint8], top_card: Callable[[], Quad | None],
+                    settings: WatchSettings) -> Quad | None:
+    """The top card found as a still would be (``top_card``: :func:`~shooter.vision.card.still_outline` of the
+    view): it counts only when the change lies inside that card (a hand at rest, partly over the pile, does
+    not)."""
     if change.sum() < settings.min_card_share * change.size * 0.1:
         return None
-    quad = still_outline(view, settings.min_card_share * view.shape[0] * view.shape[1])
+    quad = top_card()
     if quad is None:
         return None
     inside = np.zeros(change.shape, np.uint8)
@@ -364,13 +374,14 @@ def _whole_top_card(view: Frame, change: npt.NDArray[np.uint8], settings: WatchS
 
 
 def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.NDArray[np.float32],
-                   settings: WatchSettings) -> Quad | None:
-    """The top card when the change reaches past it: most of that card changed, and it was not the top card
-    before (a hand's shadow or a hand at rest over the old top card changes it, but it lay there before)."""
+                   top_card: Callable[[], Quad | None], settings: WatchSettings) -> Quad | None:
+    """The top card (``top_card``, as :func:`_whole_top_card`) when the change reaches past it: most of that
+    card changed, and it was not the top card before (a hand's shadow or a hand at rest over the old top card
+    changes it, but it lay there before)."""
     if change.sum() < settings.min_card_share * change.size:
         return None
     least = settings.min_card_share * view.shape[0] * view.shape[1]
-    quad = still_outline(view, least)
+    quad = top_card()
     if quad is None:
         return None
     small = np.round((quad + 0.5) / settings.shrink - 0.5).astype(np.int32)
@@ -396,11 +407,20 @@ def hue_points(bgr: npt.ArrayLike) -> npt.NDArray[np.float64]:
     from the middle how surely it is coloured (1 from :data:`CHROMA_FULL` on; a wild's black near 0). The same
     whatever the light's level and a glare's wash: an ink seen as ``a * ink + b`` (a shadow scales it, a glare
     adds white) lies in the same direction."""
+    # channel by channel, not reduced along rows of 3 (a mean, a norm): a clipped white gives up to some 200,000
+    # possible inks, and numpy reduces a row of 3 (or 2) a dozen times slower; the same sums in the same order
     v = np.atleast_2d(np.asarray(bgr, np.float64))
-    c = v - v.mean(axis=1, keepdims=True)
-    xy = np.stack([(c[:, 2] - c[:, 1]) / np.sqrt(2.0), (2 * c[:, 0] - c[:, 1] - c[:, 2]) / np.sqrt(6.0)], axis=1)
-    r = np.linalg.norm(xy, axis=1, keepdims=True)
-    return np.asarray(np.where(r > 1e-9, xy / np.maximum(r, 1e-9) * np.minimum(1.0, r / CHROMA_FULL), xy), np.float64)
+    mean = (v[:, 0] + v[:, 1] + v[:, 2]) / 3
+    b, g, r = v[:, 0] - mean, v[:, 1] - mean, v[:, 2] - mean
+    xy = np.stack([(r - g) / np.sqrt(2.0), (2 * b - g - r) / np.sqrt(6.0)], axis=1)
+    radius = np.sqrt(xy[:, 0] * xy[:, 0] + xy[:, 1] * xy[:, 1])[:, None]
+    # each one's direction, scaled by how surely it is coloured; grey stays as it is (in place: fewer arrays of
+    # 200,000 rows)
+    out: npt.NDArray[np.float64] = xy / np.maximum(radius, 1e-9)
+    out *= np.minimum(1.0, radius / CHROMA_FULL)
+    grey = ~(radius[:, 0] > 1e-9)
+    out[grey] = xy[grey]
+    return out
 
 
 def _ink(deck: Deck, seen: Features) -> list[tuple[str | None, str, float]]:
@@ -413,26 +433,32 @@ def _ink(deck: Deck, seen: Features) -> list[tuple[str | None, str, float]]:
         return []
     learned = hue_points([ref for inks in deck.inks.values() for ref in inks.values()])
     points = hue_points(seen.possible if seen.possible is not None else (seen.ink,))
-    # squared distances by one product (a clipped white gives up to some 200,000 possible inks)
-    near2 = (points ** 2).sum(axis=1)[:, None] - 2.0 * points @ learned.T
-    far = np.sqrt(np.maximum(near2.min(axis=0) + (learned ** 2).sum(axis=1), 0.0))
+    # squared distances by one product (a clipped white gives up to some 200,000 possible inks), a row per learned
+    # ink (the least of a long row is quick to find; of a column, not)
+    near2 = learned @ (2.0 * points).T
+    np.subtract((points[:, 0] ** 2 + points[:, 1] ** 2)[None, :], near2, out=near2)
+    far = np.sqrt(np.maximum(near2.min(axis=1) + (learned[:, 0] ** 2 + learned[:, 1] ** 2), 0.0))
     return sorted(((side, colour, float(d)) for (side, colour), d in zip(names, far, strict=True)),
                   key=lambda f: f[2])
 
 
-def _aligned(symbol: npt.NDArray[np.float32], learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32] | None:
-    """The part of ``symbol`` (either end up) that best lines up with a face's learned symbol, or None when
-    the face learned no symbol."""
-    t = learned[4:-4, 4:-4]
-    if float(t.std()) < 1e-3:
-        return None
-    best, window = -2.0, t
-    for view in (symbol, turned(symbol)):
-        scores = cv2.matchTemplate(view, t, cv2.TM_CCOEFF_NORMED)
+def _aligned(views: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]],
+             learned: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The part of a symbol, ``views`` its two ends up (:func:`_both_ends`), that best lines up with ``learned``
+    (a face's learned symbol less its margin, :class:`_Matching`)."""
+    best, window = -2.0, learned
+    for view in views:
+        scores = cv2.matchTemplate(view, learned, cv2.TM_CCOEFF_NORMED)
         _, top, _, (x, y) = cv2.minMaxLoc(scores)
         if top > best:
-            best, window = top, view[y:y + t.shape[0], x:x + t.shape[1]]
+            best, window = top, view[y:y + learned.shape[0], x:x + learned.shape[1]]
     return window
+
+
+def _both_ends(symbol: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """A symbol as seen and turned end over end (the pile does not know which end is up): made once per read,
+    for every face it is matched to."""
+    return symbol, turned(symbol)
 
 
 def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
@@ -465,29 +491,32 @@ class _Matching:
     def __init__(self, deck: Deck):
         self.symbols = [face.symbol for face in deck.faces]   # held, so that `fits` compares these very arrays
         self.means = {b: _unit(np.mean([_blurred(s, b)[4:-4, 4:-4] for s in self.symbols], axis=0)) for b in BLURS}
+        # per face, each blur's learned symbol less its margin of 4 pixels (the slack a read is aligned in), as
+        # matched, and without the mean; a blur of a face that learned no symbol (blank) is left out: it matches
+        # nothing (its score stays 0)
         self.learned: dict[int, list[tuple[float, npt.NDArray[np.float32], npt.NDArray[np.float64]]]] = {}
         for s in self.symbols:
             ready = []
             for b in BLURS:
-                learned = _blurred(s, b)
-                ready.append((b, learned, _shorn(learned[4:-4, 4:-4], self.means[b])))
+                learned = np.ascontiguousarray(_blurred(s, b)[4:-4, 4:-4])
+                if float(learned.std()) >= 1e-3:
+                    ready.append((b, learned, _shorn(learned, self.means[b])))
             self.learned[id(s)] = ready
         self._apart: dict[tuple[int, int], float] = {}
 
-    def score(self, symbol: npt.NDArray[np.float32], face: Face) -> float:
-        """How well ``symbol`` (a read's, or a learned one) matches ``face`` (see :func:`_scores`)."""
+    def score(self, views: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], face: Face) -> float:
+        """How well a symbol (a read's, or a learned one), ``views`` its two ends up (:func:`_both_ends`),
+        matches ``face`` (see :func:`_scores`)."""
         best = 0.0
         for b, learned, shorn in self.learned[id(face.symbol)]:
-            window = _aligned(symbol, learned)
-            if window is not None:
-                best = max(best, float(_shorn(window, self.means[b]) @ shorn))
+            best = max(best, float(_shorn(_aligned(views, learned), self.means[b]) @ shorn))
         return best
 
     def apart(self, one: Face, other: Face) -> float:
         """1 less the match ``other`` gets when ``one``'s own learned symbol is read (see :func:`_apart`)."""
         key = (id(one.symbol), id(other.symbol))
         if key not in self._apart:
-            self._apart[key] = 1.0 - self.score(one.symbol, other)
+            self._apart[key] = 1.0 - self.score(_both_ends(one.symbol), other)
         return self._apart[key]
 
     def fits(self, deck: Deck) -> bool:
@@ -512,8 +541,8 @@ def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> l
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
     away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
     symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
-    ready = _matching(deck)
-    return sorted(((ready.score(symbol, face), face) for face in faces), key=lambda sf: -sf[0])
+    ready, views = _matching(deck), _both_ends(symbol)
+    return sorted(((ready.score(views, face), face) for face in faces), key=lambda sf: -sf[0])
 
 
 def _apart(deck: Deck, one: Face, other: Face) -> float:
