@@ -85,14 +85,15 @@ class App:
             self.controller.start()
             self.camera: PileCamera | None = None
             if config.camera is not None:
-                self.camera = self._camera(config.camera, sim)
+                self.camera = self._camera(config.camera, sim, config.sim_scene)
         except BaseException:
             self.hw.close()
             raise
 
-    def _camera(self, camera: CameraConfig, sim: bool) -> PileCamera | None:
+    def _camera(self, camera: CameraConfig, sim: bool, scene: str) -> PileCamera | None:
         """The camera over the pile, its watcher and its frame pump, started; None (said in one log line and in
-        ``status``) when it cannot be opened: the shooter runs on without it."""
+        ``status``) when it cannot be opened: the shooter runs on without it. ``scene``: the simulated camera's
+        conditions (``[sim] scene``)."""
         try:
             from hal.camera import Camera
             from hal.errors import HalError
@@ -106,7 +107,7 @@ class App:
         try:
             if self.world is not None and (sim or camera.backend == "sim"):
                 source = WorldCamera(self.world, random.Random(f"camera-{self.seed}"), self.clock,
-                                     lazy=self.loop.virtual)
+                                     lazy=self.loop.virtual, scene=scene)
                 region = camera.pile or source.region
             else:
                 source, region = camera_from_config(camera), region_of(camera)

@@ -82,6 +82,7 @@ def _whole(text: str, lo: int, hi: int) -> int | None:
 
 CAMERA_BACKENDS = ("picamera2", "opencv", "sim")   # hal.camera.BACKENDS (not imported: it is loaded with a camera)
 CAMERA_REPORTS = ("off", "ask", "auto")
+SIM_SCENES = ("held-out", "learning")   # the simulated camera's conditions: sim.camera's HELD_OUT or LEARNING
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ class Config:
     state_dir: Path = Path("/var/lib/uno-shooter")
     pin_factory: str = "auto"
     sim_cards: int = 83                    # 112 cards - 4 hands of 7 - the first card
+    sim_scene: str = "held-out"            # the simulated camera's light, pose and hands (SIM_SCENES)
     watchdog: bool = True
     servo_backend: str = "gpiozero"        # or "sysfs": the kernel's hardware PWM (hal.servo_sysfs)
     pwm_chip: int | None = None            # /sys/class/pwm/pwmchipN for the sysfs servo; None = the only one
@@ -385,8 +387,9 @@ def parse_config(data: dict[str, Any]) -> Config:
         _number("hardware.pwm_chip", pwm_chip, 0, 63, integer=True)
 
     sim_t = _table("sim", data.get("sim", {}))
-    _only("sim", sim_t, {"cards"})
+    _only("sim", sim_t, {"cards", "scene"})
     sim_cards = _number("sim.cards", sim_t.get("cards", 83), 0, 500, integer=True)
+    sim_scene = _str("sim.scene", sim_t.get("scene", "held-out"), SIM_SCENES)
 
     service_t = _table("service", data.get("service", {}))
     _only("service", service_t, {"watchdog"})
@@ -400,8 +403,8 @@ def parse_config(data: dict[str, Any]) -> Config:
                   launcher=launcher, seat_angles=seat_angles, default_seats=default_seats,
                   scheduler_profile=profile, scheduler_profiles=dict(profiles), rules=dict(rules),
                   console=console, state_dir=state_dir, pin_factory=pin_factory, sim_cards=sim_cards,
-                  watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip, given=_given(data),
-                  web=web, camera=_camera(data.get("camera")))
+                  sim_scene=sim_scene, watchdog=watchdog, servo_backend=servo_backend, pwm_chip=pwm_chip,
+                  given=_given(data), web=web, camera=_camera(data.get("camera")))
 
 
 def _check_longest_burst(launcher: LauncherSettings, motor: MotorSettings, profile: str,

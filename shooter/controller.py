@@ -155,6 +155,8 @@ class Controller:
                 fields = run(self.parts, self.commands, line, caller, self._paired) or {}
                 if line.name == "play":   # a card reported: the camera's read of it waits no more
                     self.pile.typed(caller)
+                elif line.words[:2] == ["game", "new"]:   # the last game's reads wait no more
+                    self.pile.new_game()
                 answer = reply(line.name, **fields)
             except CommandError as error:
                 answer = error_reply(_reply_name(raw), error)

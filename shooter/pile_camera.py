@@ -192,13 +192,18 @@ class WorldCamera:
     watcher something (:meth:`wake`), else None: nothing moves on a simulated table between plays, and a game is
     thousands of frames shorter. The watcher must see the view still for its settling time after a change:
     :class:`PileCamera` sets :attr:`quiet` to that and a frame more (the frame in which the watcher finds it
-    settled)."""
+    settled).
+
+    ``scene`` (``[sim] scene``): ``held-out``, the recogniser's held-out conditions (any light, tilt and glare
+    within them, hands passing: reads may be wrong or unsure), or ``learning``, those of the simulated owner's
+    learning session (steady light, no hands: the cards read as they are, e.g. for a test of the page's taps)."""
 
     def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool,
-                 quiet: float = QUIET_S) -> None:
-        from sim.camera import HELD_OUT, SimCamera
+                 quiet: float = QUIET_S, scene: str = "held-out") -> None:
+        from sim.camera import HELD_OUT, LEARNING, SimCamera
         self.world, self.clock, self.lazy = world, clock, lazy
-        self.camera = SimCamera(world.pile, rng, HELD_OUT, clock=clock)
+        conditions = {"held-out": HELD_OUT, "learning": LEARNING}[scene]   # config.SIM_SCENES
+        self.camera = SimCamera(world.pile, rng, conditions, clock=clock)
         self.quiet = quiet
         self.frames = 0   # frames rendered
         self._pile: tuple[object, ...] = ()

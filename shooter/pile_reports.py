@@ -22,8 +22,9 @@ ahead), and the play is sent with ``last``.
 Reads wait in the order the cards were put down: a card read while another waits waits behind it (a covered
 card cannot be read again, and the new one is the next seat's only once the one before is reported); it is
 asked for when it comes first. A play typed on a console (``play ...``, from anyone but the camera) is the
-report of the card waiting first: that read is closed (``seen-closed``, ``typed``) and the next is taken. A
-waiting read is not saved: after a restart the table reports the card by hand.
+report of the card waiting first: that read is closed (``seen-closed``, ``typed``) and the next is taken. A new
+game closes every read still waiting (``new-game``): else the first would stand before every read of the new
+game's pile, none of them asked. A waiting read is not saved: after a restart the table reports the card by hand.
 """
 
 from __future__ import annotations
@@ -133,6 +134,11 @@ class PileReports:
             return
         self._close(self.waiting.popleft(), SeenOutcome.TYPED)
         self._next()
+
+    def new_game(self) -> None:
+        """A game began (``game new``): the reads still waiting are of the last game's pile, no plays of this one."""
+        while self.waiting:
+            self._close(self.waiting.popleft(), SeenOutcome.NEW_GAME)
 
     # ---- commands (on the loop, from a paired phone or a console of the table's own) ----
     def confirm(self, id: int, pick: int = 0, target: int | None = None, colour: str | None = None,

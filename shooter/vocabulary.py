@@ -126,6 +126,7 @@ class SeenOutcome(Word):
     REJECTED = "rejected"  # `seen reject`
     REFUSED = "refused"  # the rules said no (the `camera` event carries the reply)
     TYPED = "typed"  # a console's `play` reported the card first
+    NEW_GAME = "new-game"  # `game new`: the card lay on the last game's pile
 
 
 class Phase(Word):

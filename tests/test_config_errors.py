@@ -76,7 +76,7 @@ SECTIONS = {section: sorted(keys) for section, keys in {
     "scheduler": {"profile", "profiles"}, "table": {"default_seats"},
     "rules": {"dealer_rotation", "default_dealer", "blank_as", "uno_penalty", "penalty_queue"},
     "console": {"stdio", "tcp_port", "serial", "baudrate", "reopen_interval", "max_clients"},
-    "state": {"dir"}, "hardware": {"pin_factory", "servo_backend", "pwm_chip"}, "sim": {"cards"},
+    "state": {"dir"}, "hardware": {"pin_factory", "servo_backend", "pwm_chip"}, "sim": {"cards", "scene"},
     "service": {"watchdog"}, "web": {"listen", "max_connections"},
 }.items()}
 

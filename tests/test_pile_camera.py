@@ -7,6 +7,7 @@ No reader of world.pile here: every read comes from rendered frames."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 
 import pytest
@@ -16,10 +17,11 @@ pytest.importorskip("numpy")
 
 from hal.camera import CameraError
 from shooter.app import App
-from shooter.config import parse_config
+from shooter.config import ConfigError, parse_config
 from shooter.editions.records import lookup
-from shooter.pile_camera import learned_from_renders
+from shooter.pile_camera import WorldCamera, learned_from_renders
 from shooter.vocabulary import EventName
+from sim.camera import HELD_OUT, LEARNING
 from sim.cards import Card
 
 
@@ -190,6 +192,35 @@ def test_a_camera_that_cannot_be_opened_is_one_log_line_and_the_shooter_runs_on(
         app.loop.post(lambda: app.controller.handle_line("game new players=3", replies.append))
         app.loop.run_until_quiet()
         assert replies[1]["ok"]
+
+
+@pytest.mark.parametrize("scene", ["held-out", "learning"])
+def test_the_simulated_cameras_scene_is_sim_scene(scene):
+    config = parse_config({"camera": {"backend": "sim", "report": "ask"}, "sim": {"scene": scene}})
+    with App(config, sim=True, virtual=True, seed=1, log=lambda line: None) as app:
+        assert app.camera is not None
+        assert app.camera.camera.camera.settings == {"held-out": HELD_OUT, "learning": LEARNING}[scene]
+    with pytest.raises(ConfigError, match=r"sim\.scene"):
+        parse_config({"sim": {"scene": "sunny"}})
+
+
+def test_in_the_learning_scene_a_card_lands_where_its_seed_says_however_many_frames_came_before():
+    # the page's tests of the camera's sheet (tests/test_page_seen.py) run the program seeded in real time, where
+    # the frames taken before a card is put down are as many as the machine's pace allows: no hand passes in this
+    # scene, so no draw is made per frame, and the card lands (and is read) the same every run
+    def landed(frames_before: int, scene: str = "learning") -> list[list[float]]:
+        app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda line: None)
+        try:
+            camera = WorldCamera(app.world, random.Random("camera-1"), app.clock, lazy=False, scene=scene)
+            for _ in range(frames_before):
+                camera.capture()
+            app.world.put_on_pile(Card("wild", None))
+            camera.capture()
+            return camera.camera.corners().round(6).tolist()
+        finally:
+            app.close()
+    assert landed(1) == landed(9)
+    assert landed(1, "held-out") != landed(9, "held-out")   # a hand may pass at any frame: a draw each
 
 
 def test_the_frame_pump_closes_with_the_app_on_the_real_clock():

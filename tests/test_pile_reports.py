@@ -190,6 +190,22 @@ def test_a_typed_play_supersedes_the_read_waiting_first(rigs):
     assert rig.status()["camera"]["waiting"] == [] and rig.status()["game"]["current"] == 2
 
 
+def test_a_new_game_closes_the_reads_still_waiting_and_its_own_cards_are_asked(rigs):
+    # a read left waiting (nobody tapped) once stood before every read of the next game: none of them was asked
+    rig = rigs("ask")
+    extreme(rig)
+    rig.see(Read("8", "blue", confidence=0.5))
+    rig.see(Read("2", "blue", confidence=1.0))   # behind it, never asked
+    reply, *events = rig.send("game new players=3 dealer=3 force")
+    assert reply["ok"] and [e["id"] for e in events if e["event"] == "seen-closed"] == [1]
+    assert {"event": "seen-closed", "t": events[-1]["t"], "id": 1, "outcome": "new-game"} in events
+    assert rig.status()["camera"]["waiting"] == []
+    rig.send("round start first=7")
+    [seen] = rig.see(Read("5", "red", confidence=1.0))
+    assert (seen["event"], seen["id"], seen["seat"], seen["card"]) == ("seen", 3, 1, "5")
+    assert rig.send("seen confirm id=3")[1]["line"] == "play 5 seat=1"
+
+
 def test_a_last_card_said_ahead_ends_the_extreme_round(rigs):
     rig = rigs()
     extreme(rig)
