@@ -153,9 +153,17 @@ class OpenCVCamera(_Base):
             if not any(cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, manual) for manual in self.MANUAL):
                 raise CameraError("the webcam did not turn its automatic exposure off")
             self._own = (mode, chosen)
-        wanted = self._own[1] * share
+        own = self._own[1]
+        wanted = own * share
         if not cap.set(cv2.CAP_PROP_EXPOSURE, wanted) or abs(cap.get(cv2.CAP_PROP_EXPOSURE) - wanted) > 0.5 * wanted:
-            raise CameraError(f"the webcam did not take the exposure {wanted:g} (its own {self._own[1]:g})")
+            self._automatic()   # left in manual, it would keep this exposure (V4L2's controls outlive us)
+            raise CameraError(f"the webcam did not take the exposure {wanted:g} (its own {own:g})")
+
+    def _automatic(self) -> None:
+        """The automatic exposure back on, as best it goes (a webcam's controls outlive the program)."""
+        if self._own is not None:
+            self._cap.set(self._cv2.CAP_PROP_AUTO_EXPOSURE, self._own[0])
+            self._own = None
 
     def capture(self) -> Frame:
         self._check()
@@ -167,6 +175,7 @@ class OpenCVCamera(_Base):
         return frame  # type: ignore[no-any-return]
 
     def _release(self) -> None:
+        self._automatic()
         self._cap.release()
 
 

@@ -259,3 +259,22 @@ def test_the_simulated_sensor_collects_light_in_proportion_to_its_exposure_and_c
     assert np.abs(half[seen] - full[seen] / 2).max() <= 0.5 + 1e-9   # in proportion (rounded to a level)
     top = full == 255   # the card's white, its red and green past the top at the camera's own exposure
     assert top.sum() > 1000 and (half[top] < 255).mean() > 0.95 and (half[top] >= 127).all()
+
+
+def test_a_webcam_left_in_manual_exposure_gets_its_automatic_exposure_back_on_a_refusal_and_on_close(monkeypatch):
+    class NoValue(ExposureCapture):   # manual mode, but no exposure value taken
+        def set(self, prop, value):
+            return False if prop == cv2.CAP_PROP_EXPOSURE else super().set(prop, value)
+    made = []
+    monkeypatch.setattr(cv2, "VideoCapture", lambda d: made.append(NoValue(d)) or made[-1])
+    cam = OpenCVCamera(CameraSettings("opencv", 0))
+    with pytest.raises(CameraError, match="did not take the exposure"):
+        cam.exposure = 0.15
+    assert made[0].props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3.0 and cam.exposure is None
+    cam.close()
+    monkeypatch.setattr(cv2, "VideoCapture", lambda d: made.append(ExposureCapture(d)) or made[-1])
+    cam = OpenCVCamera(CameraSettings("opencv", 0))
+    cam.exposure = 0.6
+    assert made[1].props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1.0
+    cam.close()   # V4L2's controls outlive the program: the next start would take 0.6 for the webcam's own
+    assert made[1].props[cv2.CAP_PROP_AUTO_EXPOSURE] == 3.0 and made[1].released

@@ -103,6 +103,7 @@ class _LookAgain:
     features: Features     # its first look's, read if the camera does not take a darker frame
     exposure: float        # the exposure it was seen at
     asked: float           # when the darker frame was asked for (the caller's clock)
+    view: _Kept            # the view it was seen in
 
 
 def _shrunk(view: Frame | npt.NDArray[np.float32], shrink: int) -> npt.NDArray[np.float32]:
@@ -128,7 +129,8 @@ class _Kept:
     def at(self, exposure: float, shrink: int) -> _Kept:
         """This view as the camera sees it at ``exposure``: in proportion, up to the sensor's top; but where the
         sensor clipped it (a glare, a bright lamp on a white border) how much brighter it was is not known, and
-        those pixels, and the shrunk ones they went into, are NaN (counted as unchanged). Else a card under one
+        those pixels, the shrunk ones they went into and, through the blur, a shrunk pixel or two round those, are
+        NaN (counted as unchanged). Else a card under one
         taken back after it was looked at darker, its white clipped in this view and seen now, was a change, and
         read."""
         if exposure == self.exposure:
@@ -156,19 +158,20 @@ class PileWatcher:
         self.exposure = 1.0
         self._taken_at = 1.0   # the exposure of the frame being read (as fed; 1 when not told)
         self._again: _LookAgain | None = None
+        self._top_unlike: Quad | None = None   # a card came down on one waiting for a darker look: where that lay
 
     def reset(self) -> None:
         """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
         self._last = self._reference = self._before = None
         self._primed = 0
-        self._again, self.exposure = None, 1.0
+        self._again, self._top_unlike, self.exposure = None, None, 1.0
 
     def settle(self) -> None:
         """The pile changed without a card put down: the next view that lies still for ``settings.settle_s`` is
         the reference, not read (a hand still over the pile is not taken for it). A card waiting to be looked at
         again is not read."""
         self._primed, self._checked = max(self._primed, 1), False
-        self._again = None
+        self._again = self._top_unlike = None
 
     def settle_unless_still(self, at: float, *, anew: bool = False) -> None:
         """The pile may be changing at ``at`` (the caller's clock: a new game begins, or play does): if the view
@@ -213,6 +216,8 @@ class PileWatcher:
                 self._reference = self._reference.at(exposure, self.settings.shrink)
         if self._again is not None:
             return self._look_again(frame, now, exposure)
+        if self._top_unlike is not None:
+            return self._newest_on_top(frame, now, exposure)
         seen = self.seen(frame, now)
         if seen is None or self.deck is None:
             return None
@@ -230,7 +235,8 @@ class PileWatcher:
         return classify(self.deck, found, seen.quad, self.settings, exact=seen.exact)
 
     def _darken(self, seen: Seen, found: Features, exposure: float, now: float) -> None:
-        self._again = _LookAgain(seen, found, exposure, now)
+        assert self._reference is not None   # the view the card was just seen in
+        self._again = _LookAgain(seen, found, exposure, now, self._reference)
         self.exposure = max(self.settings.darkest, exposure * self.settings.darker)
         # frames taken before the camera darkened show the card as it was seen: the look waits a whole window
         self._still_since, self._checked = now, False
@@ -254,6 +260,20 @@ class PileWatcher:
             return classify(self.deck, again.features, again.seen.quad, self.settings, exact=again.seen.exact)
         if not still:
             return None
+        # the view now, as it would have been at the exposure the card was seen at (brighter, clipped at the
+        # sensor's top as that frame was), against that frame: changed, another card came down while this one
+        # waited (or a hand rests over the pile). This one is read as first seen, and the new one is found as a
+        # card of its own (else it was read in the old one's place, and then never)
+        first_view = again.view
+        brighter = np.minimum(view.astype(np.float32) * np.float32(again.exposure / exposure), np.float32(255.0))
+        white = float(np.percentile(channel_max(first_view.small[::4, ::4]), 99))
+        level = max(self.settings.floor, self.settings.change_level * white)
+        moved = channel_max(np.abs(_shrunk(brighter, self.settings.shrink) - first_view.small)) > level
+        if moved.mean() > self.settings.min_card_share / 2:
+            # the new card is then looked for as the one whole card on top, found by its white border (as in a
+            # still: where the sensor clipped the views kept, its change cannot be told), on the next still frame
+            self._again, self._top_unlike = None, again.seen.quad - np.asarray([x, y], np.float32)
+            return classify(self.deck, again.features, again.seen.quad, self.settings, exact=again.seen.exact)
         self._again, self._checked = None, True
         offset = np.asarray([x, y], np.float32)
         first = again.seen.quad - offset
@@ -263,6 +283,27 @@ class PileWatcher:
         self._reference = _Kept.of(view, small, exposure)   # (the one before it is seen darker if taken back)
         found = features(seen.card)
         if found.clipped and exposure > self.settings.darkest * 1.01:
+            self._darken(seen, found, exposure, now)
+            return None
+        return self._read(found, seen, exposure)
+
+    def _newest_on_top(self, frame: Frame, now: float, exposure: float | None) -> Read | None:
+        """The card that came down while the one under it waited for a darker look: the whole card on top, once
+        the view is still, unless it is the one that waited (it lies where that one lay)."""
+        x, y, w, h = self.region
+        view = frame[y:y + h, x:x + w]
+        small = _shrunk(view, self.settings.shrink)
+        if not self._still(small, now):
+            return None
+        under, self._top_unlike = self._top_unlike, None
+        self._reference, self._checked = _Kept.of(view, small, self._taken_at), True
+        quad = still_outline(view, self.settings.min_card_share * w * h)
+        fitted = None if quad is None or under is None or _same_place(quad, under) else refined(view, quad)
+        if fitted is None or self.deck is None:
+            return None
+        seen = Seen(rectify(view, fitted), fitted + np.asarray([x, y], np.float32))
+        found = features(seen.card)
+        if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
             self._darken(seen, found, exposure, now)
             return None
         return self._read(found, seen, exposure)
@@ -390,13 +431,21 @@ def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.ND
     if (change & inside).sum() < 0.5 * inside.sum():
         return None
     h, w = view.shape[:2]
-    before = np.asarray(cv2.resize(np.clip(np.nan_to_num(reference), 0, 255).astype(np.uint8), (w, h)), np.uint8)
+    # (NaN: clipped in a view kept from before the camera darkened: as bright as the sensor shows)
+    before = np.asarray(cv2.resize(np.clip(np.nan_to_num(reference, nan=255.0), 0, 255).astype(np.uint8), (w, h)),
+                        np.uint8)
     old = still_outline(before, least)
     # the same card where it lay: each corner near one of the old outline's (which end is first may differ)
     if old is not None and float(np.linalg.norm(old[None] - quad[:, None], axis=2).min(axis=1).max()) \
             < 4.0 * settings.shrink:
         return None
     return refined(view, quad)
+
+
+def _same_place(a: Quad, b: Quad) -> bool:
+    """Each corner of ``a`` within a tenth of ``b``'s shorter side of a corner of ``b``: the same card where it lay."""
+    short = float(np.linalg.norm(b - np.roll(b, -1, axis=0), axis=1).min())
+    return float(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max()) < 0.1 * short
 
 
 CHROMA_FULL = 0.12   # an ink this far from grey (its ratio to the white, less its mean) is surely coloured
