@@ -170,19 +170,13 @@ class Gate:
 
 
 def same_place(a: Read, b: Read) -> bool:
-    """The two reads found a card at the same place, turned the same way: each corner of one within a tenth of
-    the card's shorter side of a corner of the other (either end first). A card put down lands at a random place
-    and turn, so another card hardly ever lies just there."""
+    """The two reads found a card at the same place, turned the same way
+    (:func:`shooter.vision.card.same_place`)."""
     if a.quad is None or b.quad is None:
         return False
-    import numpy as np
-    qa, qb = np.asarray(a.quad, np.float64).reshape(4, 2), np.asarray(b.quad, np.float64).reshape(4, 2)
-    short = float(np.linalg.norm(qb - np.roll(qb, -1, axis=0), axis=1).min())
-    for order in (qb, qb[::-1]):
-        for k in range(4):
-            if float(np.linalg.norm(qa - np.roll(order, k, axis=0), axis=1).max()) < 0.1 * short:
-                return True
-    return False
+    # (loaded with the camera already)
+    from .vision.card import same_place as outlines_match
+    return outlines_match(a.quad, b.quad)
 
 
 class WorldCamera:

@@ -19,7 +19,7 @@ from shooter.config import parse_config  # noqa: E402
 from shooter.editions import lookup  # noqa: E402
 from shooter.errors import ConfigError  # noqa: E402
 from shooter.vision import PileWatcher, faces_of, learn_sim, load_templates, read_still, save_templates  # noqa: E402
-from shooter.vision.bench import Timing, held_out  # noqa: E402
+from shooter.vision.bench import Timing, bench, held_out  # noqa: E402
 from shooter.vision.synthetic import physical  # noqa: E402
 from shooter.vision.templates import TEMPLATES_FILE, Templates  # noqa: E402
 from sim.camera import HELD_OUT, LEARNING, SimCamera  # noqa: E402
@@ -197,6 +197,8 @@ def test_cards_bench_takes_another_held_out_seed_but_never_the_learnings():
     assert set(result["editions"]) == {"all-wild"} and result["exposure"] == "set"
     out = _cards("bench", "--sim", "--variant", "all-wild", "--cards", "3", "--exposure", "own", "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["exposure"] == "own", out.stderr
+    with pytest.raises(ConfigError, match="exposure 'manual': one of set, own"):
+        bench([], 1, 1, exposure="manual")   # the function itself, as the CLI's choices say
     out = _cards("bench", "--sim", "--exposure", "manual")
     assert out.returncode == 2 and "--exposure: invalid choice: 'manual'" in out.stderr and out.stdout == ""
     out = _cards("bench", "--sim", "--seed", "4", "--held-out-seed", "4")

@@ -214,3 +214,24 @@ def test_a_card_put_down_while_the_last_one_waits_for_its_darker_look_is_read_by
                   if not unsure and (card, colour) not in ((a.name, "purple"), (b.name, "teal"))]
     assert not wrong, f"two cards, the first waiting for a darker look, read wrong: {wrong}"
     assert b_read >= 3
+
+
+@pytest.mark.parametrize("meanwhile", ["settle", "no deck"])
+def test_a_card_waiting_for_its_darker_look_is_not_read_when_the_pile_settles_anew_or_its_deck_goes(meanwhile):
+    # the lid (settle: the view it settles to is the reference) or another edition with no learned deck: the card
+    # waiting is dropped, as any card would be then (typed at the table), and the watcher watches on
+    rng = random.Random("waiting-0")
+    face = rng.choice(DARK)
+    table = Table(learned_from_renders(FLIP), glare_under_a_tinted_lamp(rng), rng, side="dark")
+    table.put(face, "purple", frames=5)
+    assert table.watcher.exposure < 1.0 and table.reads == []   # waiting
+    if meanwhile == "settle":
+        table.watcher.settle()
+    else:
+        table.watcher.deck = None
+    table.frames(20)
+    assert table.reads == []
+    table.watcher.deck = learned_from_renders(FLIP)
+    second = next(f for f in DARK if f.name != face.name)
+    table.put(second, "teal")
+    assert [(r.card, r.colour, r.unsure) for _, r in table.reads] == [(second.name, "teal", False)]

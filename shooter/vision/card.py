@@ -64,6 +64,16 @@ def channel_min(img: npt.NDArray[Pixel]) -> npt.NDArray[Pixel]:
     return out
 
 
+def same_place(a: npt.ArrayLike, b: npt.ArrayLike) -> bool:
+    """Two outlines (4 x 2 corners) of a card at the same place, turned the same way: each corner of one within a
+    tenth of the other's shorter side of a corner of the other (either end first). A card put down lands at a
+    random place and turn, so another card hardly ever lies just there."""
+    qa, qb = np.asarray(a, np.float64).reshape(4, 2), np.asarray(b, np.float64).reshape(4, 2)
+    short = float(np.linalg.norm(qb - np.roll(qb, -1, axis=0), axis=1).min())
+    return any(float(np.linalg.norm(qa - np.roll(order, k, axis=0), axis=1).max()) < 0.1 * short
+               for order in (qb, qb[::-1]) for k in range(4))
+
+
 def outline(mask: npt.NDArray[np.uint8], min_area: float) -> Quad | None:
     """The corners of the largest card-shaped blob of ``mask`` (in its pixels), or None when its largest blob
     is no card: too small, not four-sided, not filled, not a card's proportions (a hand, a shadow)."""

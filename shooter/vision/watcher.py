@@ -46,6 +46,7 @@ from .card import (
     outline,
     rectify,
     refined,
+    same_place,
     still_outline,
     turned,
 )
@@ -130,9 +131,8 @@ class _Kept:
         """This view as the camera sees it at ``exposure``: in proportion, up to the sensor's top; but where the
         sensor clipped it (a glare, a bright lamp on a white border) how much brighter it was is not known, and
         those pixels, the shrunk ones they went into and, through the blur, a shrunk pixel or two round those, are
-        NaN (counted as unchanged). Else a card under one
-        taken back after it was looked at darker, its white clipped in this view and seen now, was a change, and
-        read."""
+        NaN (counted as unchanged). Else a card under one taken back after it was looked at darker, its white
+        clipped in this view and seen now, was a change, and read."""
         if exposure == self.exposure:
             return self
         pixels = np.minimum(self.pixels * np.float32(exposure / self.exposure), np.float32(255.0))
@@ -221,18 +221,25 @@ class PileWatcher:
         seen = self.seen(frame, now)
         if seen is None or self.deck is None:
             return None
+        return self._read(seen, exposure, now)
+
+    def _read(self, seen: Seen, exposure: float | None, now: float) -> Read | None:
+        """The card ``seen`` read; None while it waits for a darker look (its white clipped, the exposure known
+        and not yet the darkest). A view that dim at less than the camera's own exposure asks for a brighter one."""
+        assert self.deck is not None
         found = features(seen.card)
         if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
             self._darken(seen, found, exposure, now)
             return None
-        return self._read(found, seen, exposure)
-
-    def _read(self, found: Features, seen: Seen, exposure: float | None) -> Read:
-        """The card read; a view that dim at less than the camera's own exposure asks for a brighter one."""
-        assert self.deck is not None
         if exposure is not None and exposure < 1.0 and self._white() < self.settings.dim * 255.0:
             self.exposure = min(1.0, exposure / self.settings.darker)
         return classify(self.deck, found, seen.quad, self.settings, exact=seen.exact)
+
+    def _first_look(self, again: _LookAgain) -> Read:
+        """The waiting card read from the frame it was first seen in."""
+        assert self.deck is not None
+        self._again = None
+        return classify(self.deck, again.features, again.seen.quad, self.settings, exact=again.seen.exact)
 
     def _darken(self, seen: Seen, found: Features, exposure: float, now: float) -> None:
         assert self._reference is not None   # the view the card was just seen in
@@ -245,8 +252,8 @@ class PileWatcher:
         """The card waiting for a darker frame (:meth:`feed`), read once one has been still for the window."""
         again = self._again
         assert again is not None
-        if self.deck is None:   # another edition's deck, none learned: the card is not read (as any other)
-            self._again, self._checked = None, True
+        if self.deck is None:   # another edition's deck, none learned: the card is not read (as any other), and
+            self.settle()       # the view it settles to is the reference (the one kept has it clipped: NaN)
             return None
         x, y, w, h = self.region
         view = frame[y:y + h, x:x + w]
@@ -256,8 +263,8 @@ class PileWatcher:
             if now - again.asked < self.settings.darker_wait_s:
                 return None
             # the camera took no darker frame (it cannot set its exposure, or would not): the first look it is
-            self._again, self.exposure, self._checked = None, again.exposure, True
-            return classify(self.deck, again.features, again.seen.quad, self.settings, exact=again.seen.exact)
+            self.exposure, self._checked = again.exposure, True
+            return self._first_look(again)
         if not still:
             return None
         # the view now, as it would have been at the exposure the card was seen at (brighter, clipped at the
@@ -272,8 +279,8 @@ class PileWatcher:
         if moved.mean() > self.settings.min_card_share / 2:
             # the new card is then looked for as the one whole card on top, found by its white border (as in a
             # still: where the sensor clipped the views kept, its change cannot be told), on the next still frame
-            self._again, self._top_unlike = None, again.seen.quad - np.asarray([x, y], np.float32)
-            return classify(self.deck, again.features, again.seen.quad, self.settings, exact=again.seen.exact)
+            self._top_unlike = again.seen.quad - np.asarray([x, y], np.float32)
+            return self._first_look(again)
         self._again, self._checked = None, True
         offset = np.asarray([x, y], np.float32)
         first = again.seen.quad - offset
@@ -281,11 +288,7 @@ class PileWatcher:
         quad = first if fitted is None else fitted
         seen = Seen(rectify(view, quad), quad + offset, again.seen.exact if fitted is None else True)
         self._reference = _Kept.of(view, small, exposure)   # (the one before it is seen darker if taken back)
-        found = features(seen.card)
-        if found.clipped and exposure > self.settings.darkest * 1.01:
-            self._darken(seen, found, exposure, now)
-            return None
-        return self._read(found, seen, exposure)
+        return self._read(seen, exposure, now)
 
     def _newest_on_top(self, frame: Frame, now: float, exposure: float | None) -> Read | None:
         """The card that came down while the one under it waited for a darker look: the whole card on top, once
@@ -298,15 +301,10 @@ class PileWatcher:
         under, self._top_unlike = self._top_unlike, None
         self._reference, self._checked = _Kept.of(view, small, self._taken_at), True
         quad = still_outline(view, self.settings.min_card_share * w * h)
-        fitted = None if quad is None or under is None or _same_place(quad, under) else refined(view, quad)
+        fitted = None if quad is None or under is None or same_place(quad, under) else refined(view, quad)
         if fitted is None or self.deck is None:
             return None
-        seen = Seen(rectify(view, fitted), fitted + np.asarray([x, y], np.float32))
-        found = features(seen.card)
-        if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
-            self._darken(seen, found, exposure, now)
-            return None
-        return self._read(found, seen, exposure)
+        return self._read(Seen(rectify(view, fitted), fitted + np.asarray([x, y], np.float32)), exposure, now)
 
     def _white(self) -> float:
         """The view's white (its light): the 99th percentile of the reference's brightest channel."""
@@ -440,12 +438,6 @@ def _newest_of_two(view: Frame, change: npt.NDArray[np.uint8], reference: npt.ND
             < 4.0 * settings.shrink:
         return None
     return refined(view, quad)
-
-
-def _same_place(a: Quad, b: Quad) -> bool:
-    """Each corner of ``a`` within a tenth of ``b``'s shorter side of a corner of ``b``: the same card where it lay."""
-    short = float(np.linalg.norm(b - np.roll(b, -1, axis=0), axis=1).min())
-    return float(np.linalg.norm(a[:, None] - b[None], axis=2).min(axis=1).max()) < 0.1 * short
 
 
 CHROMA_FULL = 0.12   # an ink this far from grey (its ratio to the white, less its mean) is surely coloured
