@@ -9,7 +9,7 @@
 set -euo pipefail
 umask 022
 
-readonly EXIT_FAILED=1 EXIT_USAGE=2 EXIT_NOT_ROOT=3 EXIT_NOT_A_PI=4 EXIT_OS=5 EXIT_CONFIG=6
+readonly EXIT_FAILED=1 EXIT_USAGE=2 EXIT_NOT_ROOT=3 EXIT_NOT_A_PI=4 EXIT_OS=5 EXIT_CONFIG=6 EXIT_STATE_DIR=7
 
 usage() {
   cat <<EOF
@@ -41,6 +41,7 @@ Exit status:
   ${EXIT_NOT_A_PI}  not a Raspberry Pi (--model or --force installs anyway)
   ${EXIT_OS}  not Raspberry Pi OS / Debian Bookworm or newer (--force installs anyway)
   ${EXIT_CONFIG}  the config is invalid (check-config names the key); the service is not started
+  ${EXIT_STATE_DIR}  ${STATE_DIR} is a symlink or under one (bind-mount another disk there instead); nothing changed
 
 Environment: UNO_SHOOTER_ROOT=DIR puts every file under DIR instead of / (for the tests; the system commands
 still act on this machine, so the tests put stubs of them first on PATH).
@@ -71,6 +72,10 @@ readonly CONFIG_DIR=/etc/uno-shooter
 readonly CONFIG=$CONFIG_DIR/config.toml
 readonly UNIT_DIR=/etc/systemd/system
 readonly STAMP=$VENV/.uno-shooter-install   # the extras and the source digest the venv was last installed from
+# What the service was last (re)started with: the digests of the code and config (stamp, config) and of the units.
+# A run killed after it installed but before the restart leaves it different from what is installed: the next run
+# restarts, whatever else it finds done.
+readonly STARTED=$PREFIX/.uno-shooter-started
 
 # The Pi models, first match wins: a pattern of the device tree's model string, the extra of its pin library.
 readonly MODELS=(
@@ -167,18 +172,24 @@ copy_tree() {  # SOURCE DEST: DEST becomes a copy of SOURCE
   rm -rf "$2" && mkdir -p "$2" && tar -C "$1" -c . | tar -C "$2" -x --no-same-owner
 }
 
-config_value() {  # SECTION.KEY DEFAULT: the config's value (DEFAULT if the file or the key is absent)
-  python3 -c '
-import sys, tomllib
-section, key = sys.argv[2].split(".")
+config_value() {  # SECTION.KEY DEFAULT: the config's value, read by the program's own loader (shooter/config.py of
+                  # the source being installed), DEFAULT if there is no file; a bad file: its one line, exit 6
+  python3 -I -B -c '
+import sys
+here, path, key, default = sys.argv[1:]
+sys.path.insert(0, here)
+from pathlib import Path
+from shooter.config import load_config
+from shooter.errors import ConfigError
+if not Path(path).exists():
+    print(default)
+    sys.exit(0)
 try:
-    with open(sys.argv[1], "rb") as f:
-        value = tomllib.load(f).get(section, {}).get(key, sys.argv[3])
-except FileNotFoundError:
-    value = sys.argv[3]
-except (OSError, tomllib.TOMLDecodeError) as exc:
-    sys.exit(f"install.sh: error: {sys.argv[1]}: {exc}")
-print(value)' "$R$CONFIG" "$1" "$2" || exit "$EXIT_CONFIG"
+    config = load_config(Path(path))
+except ConfigError as exc:
+    sys.exit(f"install.sh: error: {exc}")
+print({"web.listen": config.web.listen, "hardware.servo_backend": config.servo_backend}[key])' \
+    "$HERE" "$R$CONFIG" "$1" "$2" || exit "$EXIT_CONFIG"
 }
 
 unit_applies() {  # WHEN (a column of UNITS)
@@ -280,6 +291,15 @@ install_user() {
   done
 }
 
+check_state_dir() {  # a symlink on the way (a USB stick, a home folder) is refused before anything changes: chown -R
+                     # and chmod treat a link and its target differently, and systemd's StateDirectory= wants its own
+  local dir=$R$STATE_DIR real
+  real=$(realpath -m "$dir")
+  if [[ $real != "$(realpath -m "${R:-/}")$STATE_DIR" ]]; then
+    die "$EXIT_STATE_DIR" "$STATE_DIR is a symlink or under one (to ${real#"$(realpath -m "${R:-/}")"}): the state must be a real directory; to keep it on another disk, bind-mount that disk on $STATE_DIR (docs/install.md)"
+  fi
+}
+
 install_state_dir() {
   local dir=$R$STATE_DIR owner=""
   if [[ ! -d $dir ]]; then
@@ -327,12 +347,12 @@ install_venv() {  # EXTRAS DIGEST: sets STEP_CHANGED
   else
     STEP_CHANGED=1
     act "$R$VENV/bin/pip" install --no-cache-dir "${R}${SRC}[$1]"
-    act write_stamp "$want"
+    act write_file "$R$STAMP" "$want"
   fi
 }
 
-write_stamp() {
-  echo "$1" > "$R$STAMP"
+write_file() {  # PATH TEXT: PATH holds TEXT, whole or not at all (a kill mid-write leaves the old one)
+  printf '%s\n' "$2" > "$1.new" && mv "$1.new" "$1"
 }
 
 config_from_example() {  # DEST: the example's defaults with the phone page on (the page is what this install is for)
@@ -357,7 +377,7 @@ install_config() {  # sets STEP_CHANGED
 }
 
 install_units() {  # SERVICE_CHANGED: 1 if what the service runs changed; enables and (re)starts the services
-  local row file dest when reload=0 restart_service=$1 restart_rfcomm=0 restart_bluetooth=0 restart unit
+  local row file dest when reload=0 restart_service=$1 restart_rfcomm=0 restart_bluetooth=0 restart unit started
   local services=(uno-shooter.service)
   for row in "${UNITS[@]}"; do
     IFS='|' read -r file dest when <<< "$row"
@@ -377,6 +397,13 @@ install_units() {  # SERVICE_CHANGED: 1 if what the service runs changed; enable
       *) restart_service=1 ;;
     esac
   done
+  started=$(started_record)
+  if [[ ! -f $R$STARTED ]] || ! grep -qx "${started%%$'\n'*}" "$R$STARTED"; then
+    restart_service=1   # the code or config installed is not what the service was started with
+  fi
+  if [[ ! -f $R$STARTED ]] || ! grep -qx "${started##*$'\n'}" "$R$STARTED"; then
+    reload=1 restart_service=1   # the units installed are not the ones systemd was given
+  fi
   if ((reload)); then
     act systemctl daemon-reload
   fi
@@ -397,6 +424,20 @@ install_units() {  # SERVICE_CHANGED: 1 if what the service runs changed; enable
       ok "$unit enabled and running"
     fi
   done
+  # bookkeeping of the restart above (not a step of its own); a kill before it only restarts once more
+  if ((!DRY_RUN)) && [[ ! -f $R$STARTED || $(< "$R$STARTED") != "$started" ]]; then
+    write_file "$R$STARTED" "$started" || die "$EXIT_FAILED" "cannot write $STARTED"
+  fi
+}
+
+started_record() {  # two lines: code=DIGEST of the stamp and the config, units=DIGEST of the installed units
+  local row dest files=()
+  for row in "${UNITS[@]}"; do
+    IFS='|' read -r _ dest _ <<< "$row"
+    [[ -f $R$UNIT_DIR/$dest ]] && files+=("$R$UNIT_DIR/$dest")
+  done
+  echo "code=$(cat "$R$STAMP" "$R$CONFIG" 2> /dev/null | sha256sum | cut -c1-64)"
+  echo "units=$( ((${#files[@]})) && cat "${files[@]}" | sha256sum | cut -c1-64)"
 }
 
 print_page() {  # the phone page's address and its QR code, from the config's [web] listen
@@ -404,7 +445,7 @@ print_page() {  # the phone page's address and its QR code, from the config's [w
   if ((DRY_RUN)) && [[ ! -e $R$CONFIG ]]; then
     listen=0.0.0.0:8080   # what install_config would write
   else
-    listen=$(config_value web.listen off)
+    listen=$(config_value web.listen off) || exit "$EXIT_CONFIG"
   fi
   if [[ $listen == off ]]; then
     echo "The phone page is off: set listen = \"0.0.0.0:8080\" in [web] of $CONFIG," \
@@ -427,6 +468,7 @@ install_all() {
   check_root
   check_os
   detect_extra
+  check_state_dir
   if ((DRY_RUN)); then
     echo "Dry run: nothing is changed; 'would run' marks each change."
   fi

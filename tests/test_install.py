@@ -35,7 +35,15 @@ s=$STUB_STATE
 # faults (tests/test_faults_install.py): the next call of this command fails, or kills the installer
 if [[ -e $s/fail-$name ]]; then rm -f "$s/fail-$name"; echo "$name: injected failure" >&2; exit 1; fi
 if [[ -e $s/kill-$name ]]; then rm -f "$s/kill-$name"; kill -9 "$PPID"; exit 1; fi
+# or the installer is killed (SIGKILL) at its Nth call of any command, from wherever it made the call
+if [[ -e $s/kill-at && $(wc -l < "$s/calls.log") == "$(cat "$s/kill-at")" ]]; then
+  rm -f "$s/kill-at"; p=$PPID
+  while ((p > 1)) && ! grep -q install.sh "/proc/$p/cmdline"; do p=$(cut -d' ' -f4 "/proc/$p/stat"); done
+  kill -9 "$p"; exit 1
+fi
 last() { local a; for a; do :; done; echo "$a"; }
+# what a started service runs: the stamp of the venv it starts from, as it was then ($s/running-UNIT)
+started() { cat "$UNO_SHOOTER_ROOT/opt/uno-shooter/venv/.uno-shooter-install" > "$s/running-$1" 2> /dev/null; }
 next_id() { echo $((4200 + $(cat "$s/passwd" "$s/group" | wc -l))); }
 case $name in
   id) [[ $1 == -u ]] && echo "${STUB_UID:-0}" ;;
@@ -63,7 +71,8 @@ case $name in
     case $1 in
       is-enabled) grep -qx "$3" "$s/enabled" ;;
       is-active) grep -qx "$3" "$s/active" ;;
-      enable) echo "$3" >> "$s/enabled"; echo "$3" >> "$s/active" ;;
+      enable) echo "$3" >> "$s/enabled"; echo "$3" >> "$s/active"; started "$3" ;;
+      restart) started "$2" ;;
       disable) sed -i "/^$3$/d" "$s/enabled" "$s/active" ;;
     esac ;;
   python3)
@@ -75,10 +84,8 @@ case $name in
   pip)
     [[ -e $s/pip-fails ]] && { echo "pip: no network" >&2; exit 1; }
     venv=$(dirname "$(dirname "$0")")
-    # the program pip would install: this checkout's, logged
-    printf '#!/usr/bin/env bash\necho "uno-shooter $*" >> "$STUB_STATE/calls.log"\n%s\n' \
-      "PYTHONPATH=$REPO exec $REAL_PYTHON -m shooter \"\$@\"" > "$venv/bin/uno-shooter" &&
-      chmod 755 "$venv/bin/uno-shooter" ;;
+    ln -sf "$STUB_DIR/stub" "$venv/bin/uno-shooter" ;;   # the program pip would install: this checkout's, logged
+  uno-shooter) PYTHONPATH=$REPO exec "$REAL_PYTHON" -m shooter "$@" ;;
 esac
 """
 STUBBED = ("id", "hostname", "getent", "groupadd", "groupdel", "useradd", "usermod", "userdel", "chown", "dpkg-query",
@@ -181,7 +188,8 @@ def installed_files(root: Path) -> set[str]:
 FAKE_SYSTEM = {"proc/device-tree/model", "etc/os-release", "usr/bin/rfcomm", "usr/bin/sdptool"}
 WRITES = {"etc/uno-shooter/config.toml", "etc/systemd/system/uno-shooter.service",
           "etc/systemd/system/uno-shooter-rfcomm.service",
-          "etc/systemd/system/bluetooth.service.d/uno-shooter.conf", "opt/uno-shooter/venv/.uno-shooter-install"}
+          "etc/systemd/system/bluetooth.service.d/uno-shooter.conf", "opt/uno-shooter/venv/.uno-shooter-install",
+          "opt/uno-shooter/.uno-shooter-started"}
 
 
 def test_a_fresh_pi_5_gets_every_step_of_the_bring_up(fake):
