@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# uno-shooter on a Raspberry Pi in one command: README.md "Bring-up" steps 4, 7 and 8 (the packages, the service's
+# uno-shooter on a Raspberry Pi in one command: docs/bringup.md steps 4, 7 and 8 (the packages, the service's
 # user and groups, its state directory, the source and a venv with the extras for this Pi, the config, the units and
 # drop-ins, the service enabled and started), then the phone page's address and its QR code.
 #
@@ -16,7 +16,7 @@ usage() {
 Usage: sudo ./install.sh [--dry-run] [--model pi5|pi4] [--force]
        sudo ./install.sh --uninstall [--dry-run]
 
-Installs uno-shooter on this Raspberry Pi (Raspberry Pi OS, Bookworm or newer) as README.md "Bring-up" does by
+Installs uno-shooter on this Raspberry Pi (Raspberry Pi OS, Bookworm or newer) as docs/bringup.md does by
 hand: the Debian packages the pin library builds against, the user ${SERVICE_USER} in the groups
 ${SUPPLEMENTARY// /, }, the state directory ${STATE_DIR}, the source in ${SRC}, a venv in ${VENV} with the
 extras for this Pi and the web page, the config ${CONFIG} (from config.example.toml with the phone page on;
@@ -84,7 +84,7 @@ readonly MODELS=(
   'Raspberry Pi Compute Module 5*|pi5'
   'Raspberry Pi*|pi4'
 )
-# The Debian packages each extra needs (README.md "Bring-up" step 4: lgpio builds against liblgpio).
+# The Debian packages each extra needs (docs/bringup.md step 4: lgpio builds against liblgpio).
 readonly BASE_PACKAGES="python3-venv python3-dev"
 declare -rA EXTRA_PACKAGES=([pi5]="swig liblgpio-dev" [pi4]="")
 # The units and drop-ins: the file in systemd/, where it goes under /etc/systemd/system, and when it applies

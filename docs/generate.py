@@ -7,7 +7,8 @@
 - the ```mermaid block after "## The state machine" in shooter.md is redrawn from the launcher's table,
   and the one after "## The table's state machine" in rules.md from the table's;
 - the rows of the beep table in shooter.md are rewritten from shooter/beeps.py;
-- docs/wiring.svg is drawn again from the default pin map (hal/settings.py; docs/wiring.py).
+- docs/wiring.svg is drawn again from the default pin map (hal/settings.py; docs/wiring.py), and the README's
+  picture of the box, docs/box.svg (docs/box.py).
 tests/test_docs.py fails whenever one of these is stale.
 """
 
@@ -74,6 +75,11 @@ def wiring() -> None:
     svg = wiring_svg(PinMap())
     if not path.exists() or path.read_text() != svg:
         path.write_text(svg)
+        print(f"updated {path.relative_to(DOCS.parent)}")
+    from box import box_svg  # docs/box.py
+    path = DOCS / "box.svg"
+    if not path.exists() or path.read_text() != box_svg():
+        path.write_text(box_svg())
         print(f"updated {path.relative_to(DOCS.parent)}")
 
 

@@ -90,7 +90,7 @@ class SysfsPwm:
             self._write(path, text)
         except OSError as exc:
             raise HalError(f"cannot write {text!r} to {path}: {exc.strerror or exc} (the user needs the "
-                           f"gpio group's udev rule for /sys/class/pwm; see README.md, Bring-up)") from None
+                           f"gpio group's udev rule for /sys/class/pwm; see docs/bringup.md, step 3)") from None
 
     def set_duty(self, duty_ns: int) -> None:
         """Pulses of ``duty_ns`` from now on (enabling the output on the first)."""

@@ -2,7 +2,7 @@
 
 Each pattern is a list of (frequency in Hz or None for a rest, seconds). An
 active buzzer ignores the frequency and plays the rhythm; a piezo plays the tones.
-The README's "Beeps" table is generated from :data:`VOCABULARY` by a test.
+docs/shooter.md's "Beeps" table is generated from :data:`VOCABULARY` by a test.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .camera_words import EXPOSURES, Exposure
 from .errors import BadArgument, ConfigError
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     bench.add_argument("--cards", type=int, default=200, metavar="N", help="cards per edition (default 200)")
     bench.add_argument("--held-out-seed", type=int, metavar="N",
                        help="seed of the held-out set (default: --seed + 1000); never the learning's --seed")
-    bench.add_argument("--exposure", choices=("set", "own"), default="set",
+    bench.add_argument("--exposure", choices=EXPOSURES, default=Exposure.SET.value,
                        help="set: the camera takes the exposure the recogniser asks for (darker, to look again at "
                             "a card whose white it clipped), as the table's camera does (default); own: the camera "
                             "keeps its own, as one whose exposure cannot be set")

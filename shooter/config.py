@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hal import BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap, ServoSettings
 
+from .camera_words import SIM_SCENES, SimScene
 from .errors import ConfigError
 from .files import NotAFile, read_regular
 from .launcher import LauncherSettings
@@ -82,7 +83,6 @@ def _whole(text: str, lo: int, hi: int) -> int | None:
 
 CAMERA_BACKENDS = ("picamera2", "opencv", "sim")   # hal.camera.BACKENDS (not imported: it is loaded with a camera)
 CAMERA_REPORTS = ("off", "ask", "auto")
-SIM_SCENES = ("held-out", "learning")   # the simulated camera's conditions: sim.camera's HELD_OUT or LEARNING
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ class Config:
     state_dir: Path = Path("/var/lib/uno-shooter")
     pin_factory: str = "auto"
     sim_cards: int = 83                    # 112 cards - 4 hands of 7 - the first card
-    sim_scene: str = "held-out"            # the simulated camera's light, pose and hands (SIM_SCENES)
+    sim_scene: str = SimScene.HELD_OUT     # the simulated camera's light, pose and hands (camera_words)
     watchdog: bool = True
     servo_backend: str = "gpiozero"        # or "sysfs": the kernel's hardware PWM (hal.servo_sysfs)
     pwm_chip: int | None = None            # /sys/class/pwm/pwmchipN for the sysfs servo; None = the only one
@@ -389,7 +389,7 @@ def parse_config(data: dict[str, Any]) -> Config:
     sim_t = _table("sim", data.get("sim", {}))
     _only("sim", sim_t, {"cards", "scene"})
     sim_cards = _number("sim.cards", sim_t.get("cards", 83), 0, 500, integer=True)
-    sim_scene = _str("sim.scene", sim_t.get("scene", "held-out"), SIM_SCENES)
+    sim_scene = _str("sim.scene", sim_t.get("scene", SimScene.HELD_OUT.value), SIM_SCENES)
 
     service_t = _table("service", data.get("service", {}))
     _only("service", service_t, {"watchdog"})

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .camera_words import SimScene
 from .editions import Edition
 from .frame_pump import FramePump
 from .loop import ControlLoop
@@ -193,10 +194,10 @@ class WorldCamera:
     learning session (steady light, no hands: the cards read as they are, e.g. for a test of the page's taps)."""
 
     def __init__(self, world: ShooterWorld, rng: random.Random, clock: Clock, *, lazy: bool,
-                 quiet: float = QUIET_S, scene: str = "held-out") -> None:
+                 quiet: float = QUIET_S, scene: str = SimScene.HELD_OUT) -> None:
         from sim.camera import HELD_OUT, LEARNING, SimCamera
         self.world, self.clock, self.lazy = world, clock, lazy
-        conditions = {"held-out": HELD_OUT, "learning": LEARNING}[scene]   # config.SIM_SCENES
+        conditions = {SimScene.HELD_OUT: HELD_OUT, SimScene.LEARNING: LEARNING}[SimScene(scene)]
         self.camera = SimCamera(world.pile, rng, conditions, clock=clock)
         self.quiet = quiet
         self.frames = 0   # frames rendered

@@ -1,5 +1,6 @@
-"""The bring-up docs: the wiring picture is drawn from the pin map and current, the README shows it and walks
-from a fresh image to a calibrated service, and docs/ stands alone (no references outside the repository)."""
+"""The bring-up docs: the wiring picture is drawn from the pin map and current, docs/bringup.md shows it and walks
+from a fresh image to a calibrated service, the README's picture of the box is current, and the docs stand alone
+(no references outside the repository, every relative link resolves)."""
 
 import importlib.util
 import re
@@ -13,10 +14,12 @@ import pytest
 from hal.settings import PinMap
 
 ROOT = Path(__file__).parent.parent
+BRINGUP = ROOT / "docs" / "bringup.md"
+OPERATING = ROOT / "docs" / "operating.md"
 
 
-def wiring_module():
-    spec = importlib.util.spec_from_file_location("wiring", ROOT / "docs" / "wiring.py")
+def wiring_module(name: str = "wiring"):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "docs" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -39,15 +42,20 @@ def test_the_wiring_picture_follows_a_changed_pin_map():
     assert "GPIO16 (pin 36) button" in svg and "exit_sensor" not in svg
 
 
-def test_the_readme_shows_the_wiring_picture_and_a_bill_of_materials():
-    readme = (ROOT / "README.md").read_text()
-    assert "![wiring](docs/wiring.svg)" in readme
-    assert "### Bill of materials" in readme
+def test_the_readmes_picture_of_the_box_is_current():
+    assert (ROOT / "docs" / "box.svg").read_text() == wiring_module("box").box_svg(), \
+        "docs/box.svg is stale: run python docs/generate.py"
+    assert "](docs/box.svg)" in (ROOT / "README.md").read_text()
 
 
-def test_the_readme_bring_up_goes_from_a_fresh_image_to_a_calibrated_running_service():
-    readme = (ROOT / "README.md").read_text()
-    bringup = readme.split("## Bring-up", 1)[1].split("\n## ", 1)[0]
+def test_the_bring_up_doc_shows_the_wiring_picture_and_a_bill_of_materials():
+    doc = BRINGUP.read_text()
+    assert "![wiring](wiring.svg)" in doc
+    assert "### Bill of materials" in doc
+
+
+def test_the_bring_up_goes_from_a_fresh_image_to_a_calibrated_running_service():
+    bringup = BRINGUP.read_text().split("## From a fresh image to a running service", 1)[1].split("\n## ", 1)[0]
     steps = ["Raspberry Pi OS", "dtoverlay=pwm-2chan", "sudo apt install", "pip install",
              "us selftest", "pytest -m real_pins", "us calibrate", "systemctl enable --now uno-shooter",
              "uno-shooter-rfcomm", "iPhone"]
@@ -74,14 +82,35 @@ def test_nothing_in_the_repository_refers_to_files_outside_it():
     assert not offenders, "\n".join(offenders)
 
 
-def test_every_relative_link_in_the_docs_points_at_a_file_in_the_repository():
-    for doc in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]:
-        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", doc.read_text()):
-            assert (doc.parent / target).exists(), f"{doc.name}: {target}"
+DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+# a markdown link or image [text](target#anchor), or an <img src="target">; addresses with a scheme are not ours
+LINK = re.compile(r"\]\(([^)\s]*)\)|<img [^>]*src=\"([^\"]+)\"")
+
+
+def _anchors(text: str) -> set[str]:
+    """GitHub's anchors of a document's headings: lower case, punctuation but - and _ dropped, spaces as -."""
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#+ (.+)$", text, re.M)}
+
+
+def test_every_relative_link_in_the_docs_points_at_a_file_in_the_repository_and_its_heading():
+    broken = []
+    for doc in DOCUMENTS:
+        for markdown, img in LINK.findall(doc.read_text()):
+            link = markdown or img
+            if not link or re.match(r"[a-z]+:", link):
+                continue
+            target, _, anchor = link.partition("#")
+            path = doc.parent / target if target else doc
+            if not path.exists():
+                broken.append(f"{doc.name}: {link}")
+            elif anchor and path.suffix == ".md" and anchor not in _anchors(path.read_text()):
+                broken.append(f"{doc.name}: {link} (no such heading)")
+    assert broken == []
 
 
 def _readme_example(command: str) -> list[str]:
-    readme = (ROOT / "README.md").read_text()
+    readme = BRINGUP.read_text() + OPERATING.read_text()
     block = readme.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip() != "..."]
 

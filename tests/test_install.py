@@ -276,7 +276,7 @@ def test_a_changed_source_is_copied_reinstalled_and_the_service_restarted(fake):
 
 
 def test_the_readmes_install_example_is_what_it_prints(fake):
-    readme = (REPO / "README.md").read_text()
+    readme = (REPO / "docs" / "bringup.md").read_text()
     block = readme.split("\n```\nInstalling uno-shooter", 1)[1].split("```", 1)[0]
     shown = [line for line in ("Installing uno-shooter" + block).splitlines() if line.strip() not in ("", "...")]
     out = fake.run()

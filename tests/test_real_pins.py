@@ -25,7 +25,7 @@ pytestmark = pytest.mark.real_pins
 PINS = os.environ.get("UNO_SHOOTER_TEST_PINS")
 FACTORIES = ["lgpio", "rpigpio", "pigpio"] + (["mock"] if os.environ.get("UNO_SHOOTER_TEST_MOCK") else [])
 NO_PINS = ("no jumper configured: set UNO_SHOOTER_TEST_PINS=OUT,IN (two BCM pins joined by a jumper wire, e.g. 20,21) "
-           "on a Raspberry Pi; see README.md, Bring-up step 5")
+           "on a Raspberry Pi; see docs/bringup.md, step 5")
 
 
 def _pins(variable: str) -> tuple[int, int]:

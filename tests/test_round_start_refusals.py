@@ -57,6 +57,23 @@ def test_a_round_started_on_a_jam_is_refused_until_the_jam_is_cleared(rig):
     assert rig.table.game.hands == {1: 7, 2: 7, 3: 7}
 
 
+def test_a_round_started_after_a_fault_is_refused_until_the_lid_resets_it(rig):
+    assert rig.send("game new players=3 dealer=1 variant=flip")["ok"]
+    rig.app.hw.motor.on_fault("max-on-time")   # as the motor's backstop reports it
+    rig.quiet()
+    assert rig.controller.launcher.state == "fault"
+    before = rig.table.to_dict()["game"]
+    reply = rig.send("round start")
+    assert (reply["ok"], reply["error"]) == (False, "fault")
+    rig.quiet()
+    _unchanged(rig, before)
+    assert rig.send("sim lid open")["ok"] and rig.send("sim lid close")["ok"]
+    rig.quiet()
+    assert rig.send("round start")["ok"]
+    rig.quiet()
+    assert rig.table.game.hands == {1: 7, 2: 7, 3: 7}
+
+
 def test_an_extreme_round_needs_no_shot_so_the_lid_does_not_stop_it(rig):
     assert rig.send("game new players=3 dealer=1")["ok"]
     assert rig.send("sim lid open")["ok"]

@@ -140,7 +140,7 @@ class Calibrator:
         hw = self.bench.hw
         if hw.exit_sensor is None:
             self.say("Motor: needs the exit sensor to count cards; set motor.seconds_per_card and motor.spin_up "
-                     "by hand (see the README).")
+                     "by hand (see docs/bringup.md, step 6).")
             return True
         needed = sum(BURSTS) * REPEATS
         if self.ask(f"Motor: load at least {needed} cards, close the lid, aim at a tray, then Enter (q skips) ") \

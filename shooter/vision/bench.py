@@ -20,6 +20,7 @@ import numpy as np
 
 from sim.camera import HELD_OUT, LEARNING
 
+from ..camera_words import EXPOSURES, Exposure
 from ..editions import Edition
 from ..errors import ConfigError
 from ..reads import Read
@@ -144,11 +145,8 @@ def held_out_seed(seed: int, asked: int | None) -> int:
     return held
 
 
-EXPOSURES = ("set", "own")   # the camera takes the exposure the watcher asks for; or keeps its own
-
-
 def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None = None, *,
-          exposure: str = "set") -> dict[str, Any]:
+          exposure: str = Exposure.SET) -> dict[str, Any]:
     """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
     held-out set's seed is ``asked``, by default ``seed + 1000`` (:func:`held_out_seed`); ``exposure``: ``set``
     (the camera at the exposure the watcher asks for) or ``own`` (at its own throughout)."""
@@ -159,7 +157,7 @@ def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None =
     editions: dict[str, Any] = {}
     for record in records:
         deck, missed = learn_sim(record, seed)
-        tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == "set" else 1.0)
+        tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == Exposure.SET else 1.0)
         editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
                                 [f.name for f in missed]}
         total.add(tally)

@@ -1,0 +1,28 @@
+"""The words of the camera's settings, each defined here once: the ``[sim] scene`` names (the config checks
+them, the simulated camera maps them to its conditions) and ``cards bench --exposure``'s (the CLI offers them,
+the bench takes them).
+
+It imports nothing, not numpy: the config and the CLI's parser read it on a shooter without the vision extra.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class SimScene(StrEnum):
+    """``[sim] scene``: the simulated camera's light, pose and hands (docs/vision.md)."""
+
+    HELD_OUT = "held-out"   # the recogniser's held-out conditions (sim.camera's HELD_OUT): hands, glare, tilt
+    LEARNING = "learning"   # those of the owner's learning session (sim.camera's LEARNING): steady, no hands
+
+
+class Exposure(StrEnum):
+    """``cards bench --exposure``: who chooses the held-out camera's exposure."""
+
+    SET = "set"   # the camera takes the exposure the watcher asks for (darker, to look again), as the table's does
+    OWN = "own"   # the camera keeps its own, as one whose exposure cannot be set
+
+
+SIM_SCENES = tuple(SimScene)
+EXPOSURES = tuple(Exposure)
