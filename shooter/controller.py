@@ -261,8 +261,8 @@ class Controller:
             raise command_error(*refusal)
         if seat is None:  # no game: wherever the shooter points, like the original
             seat = self.launcher.aimed_seat
-        events = table.press()
-        planned = self.scheduler.next_press()
+        planned = self.scheduler.next_press()  # first: the table is told whether this press fires
+        events = table.press(fired=planned > 0)
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":  # consoles learn of it before what it causes (the next turn)
             self.emit(EventName.PRESS, source=source, seat=seat, reason=reason)

@@ -1,7 +1,7 @@
 """Whole games played by bots at the simulated table, through the console protocol, in virtual time.
 
 The composition root for ``uno-shooter simulate``: a controller on simulated hardware with an empty
-magazine, a deck of physical cards built from the table's card counts (``shooter.table.CARDS``, so
+magazine, a deck of physical cards built from the game's edition record (:mod:`shooter.editions`, so
 the counts live in one place), and :class:`sim.bots.BotTable` players who deal, play and press.
 With ``vision`` the bots only put their cards on the pile, and the simulated camera tells the table
 (:mod:`shooter.simulate_vision`).
@@ -19,16 +19,16 @@ from sim.bots import BotTable, Message
 
 from .app import App
 from .config import Config, parse_config
-from .editions.records import default, lookup
+from .editions.records import AIMED_EFFECTS, Edition, Effect, default, lookup
 from .errors import ConfigError
 from .game_results import GameResult
 from .simulate_vision import play_watched, vision_config
-from .table import CARDS
 from .table.args import DEFAULT_LIMIT
 
 
-def deck_counts(edition: str) -> dict[str, int]:
-    return {name: card.count(edition) for name, card in CARDS.items() if card.count(edition)}
+def deck_counts(record: Edition) -> dict[str, int]:
+    """The physical deck of an edition: card name -> copies (number cards all together), the record's."""
+    return {name: card.count for name, card in record.side().cards.items() if card.count}
 
 
 class GameOptions(TypedDict, total=False):
@@ -89,11 +89,13 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
                 return replies[0]
 
             record = lookup(variant, edition)
-            wilds = {n for n, c in record.side().cards.items() if c.wild}
-            deck = make_deck(deck_counts(edition), wilds=wilds)
+            cards = record.side().cards
+            wilds = {n for n, c in cards.items() if c.wild}
+            deck = make_deck(deck_counts(record), wilds=wilds)
             assert app.world is not None  # sim=True: the simulated world
             bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"), wilds=wilds,
-                            **bot_options)
+                            aims={n for n, c in cards.items() if c.effect in AIMED_EFFECTS},
+                            swaps={n for n, c in cards.items() if c.effect == Effect.SWAP}, **bot_options)
             game, watched = play_watched(app, bots, vision, lambda: bots.play_game(  # noqa: B023 (this game's)
                 scoring=scoring, limit=limit, edition=edition))
             shots = [e for e in events if e["event"] == "shot"]

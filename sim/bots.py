@@ -165,9 +165,12 @@ class BotTable(CardsAtTable):
 
     def __init__(self, world: ShooterWorld, send: Send, events: list[Message], deck: list[Card], players: int,
                  rng: random.Random, *, forget_uno: float = 0.3, catch: float = 0.6, wrong_card: float = 0.03,
-                 jam: float = 0.01, wilds: Collection[str] = WILD_FACES):
+                 jam: float = 0.01, wilds: Collection[str] = WILD_FACES, aims: Collection[str] = ("extreme-hit",),
+                 swaps: Collection[str] = ()):
         self.world = world
-        self.wilds = frozenset(wilds)  # the faces without a colour (the edition record's, from the composition root)
+        # the edition record's faces (from the composition root): without a colour, played with target=S, and
+        # those whose player swaps hands with the target
+        self.wilds, self.aims, self.swaps = frozenset(wilds), frozenset(aims), frozenset(swaps)
         self._send = send
         self.events = events              # the controller's events, appended by the runner's sink
         self.deck = deck
@@ -374,7 +377,7 @@ class BotTable(CardsAtTable):
         self.world.put_on_pile(card)
         line = f"play {card.name} seat={seat}"
         target = None
-        if card.face == "extreme-hit":
+        if card.face in self.aims:
             others = [s for s in self.hands if s != seat and self.hands[s]]
             target = min(others, key=lambda s: (len(self.hands[s]), self.rng.random()))
             line += f" target={target}"
@@ -391,6 +394,10 @@ class BotTable(CardsAtTable):
                 held.most_common(1)[0][0] if held else self.rng.choice(COLOURS))
             return self.colour
         self._put_down(seat, card, line, target=target, colour=name_colour, last=not hand)
+        if card.face in self.swaps and hand and target is not None:   # the player and the target trade hands
+            self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
+            hand = self.hands[seat]
+            calls = honest and len(hand) == 1 and self.rng.random() >= self.forget_uno
         if calls:
             self.send(f"uno seat={seat}")
         elif honest and len(hand) == 1 and self.rng.random() < self.catch:

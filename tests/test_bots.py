@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from shooter.editions.records import lookup
 from shooter.simulate import deck_counts, play_games
 from sim import make_deck
 from sim.bots import BotError
@@ -35,8 +36,9 @@ def test_a_game_is_replayed_exactly_with_the_same_seed():
 
 
 def test_the_deck_has_the_editions_cards():
-    assert len(make_deck(deck_counts("2016"))) == len(make_deck(deck_counts("2010"))) == 112
-    faces = [c.face for c in make_deck(deck_counts("2010"))]
+    new, old = lookup("extreme", "2016"), lookup("extreme", "2010")
+    assert len(make_deck(deck_counts(new))) == len(make_deck(deck_counts(old))) == 112
+    faces = [c.face for c in make_deck(deck_counts(lookup("extreme", "2010")))]
     assert "hit4" not in faces and "blank" not in faces and faces.count("reverse") == 8
 
 

@@ -32,7 +32,8 @@ def extreme_bots(rig: PileRig, seed: int, players: int = 3) -> tuple[BotTable, l
         return table.send(line)
     wilds = {n for n, c in lookup("extreme", "2016").side().cards.items() if c.wild}
     assert rig.app.world is not None
-    bots = BotTable(rig.app.world, send, table.events, make_deck(deck_counts("2016"), wilds=wilds), players,
+    bots = BotTable(rig.app.world, send, table.events, make_deck(deck_counts(lookup("extreme", "2016")), wilds=wilds),
+                    players,
                     random.Random(f"bots-{seed}"), wilds=wilds)
     return bots, sent
 

@@ -80,7 +80,8 @@ def test_CARDS_table_matches_the_seed_deck_of_112_cards():
 
 
 def test_every_card_has_a_first_card_rule_and_every_effect_a_play_rule():
-    assert set(TurnRules.FIRST_CARD) == set(CARDS)
+    # the first card's rule is keyed by the effect (the record's), so every card of every Extreme deck has one
+    assert {card.effect for card in CARDS.values()} <= set(TurnRules.FIRST_CARD)
     assert set(TurnRules.PLAY_EFFECT) == {card.effect for card in CARDS.values()}
 
 

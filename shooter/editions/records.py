@@ -61,6 +61,10 @@ class Effect(StrEnum):
 # The effects whose card is played with target=S (the player picks a seat): the table checks a play's
 # target against this, the phone page asks for one.
 AIMED_EFFECTS = frozenset({Effect.EXTREME_HIT, Effect.TARGETED_DRAW, Effect.SWAP})
+# The Extreme family's effects that owe presses, each entry named by its card (the owed reason is the card's name)
+OWING_EFFECTS = frozenset({Effect.HIT, Effect.EXTREME_HIT})
+# The effects whose victim loses its turn while it pays what the card owes (its presses or its cards)
+LOSES_TURN = frozenset({Effect.HIT, Effect.DRAW, Effect.WILD_DRAW})
 
 # How the first card of a round is handled in the counting family.
 TURNED_UP = "turned-up"  # the dealer turns one up and reports it (`first CARD`)
@@ -123,7 +127,7 @@ class Edition:
     hand_size: int = 7  # dealt to each seat (counting family)
     first_card: str = TURNED_UP  # counting family: TURNED_UP or IGNORED
     start_rules: tuple[str, ...] = ()  # game new start= (classic: redraw, apply); none: the first card applies
-    first_void: frozenset[str] = frozenset()  # first cards void whatever the start rule (flip's +2)
+    first_void: frozenset[str] = frozenset()  # first cards that go back into the deck, in either family (flip's +2)
     challenges: bool = False  # a wild draw card's victim may `challenge` (classic, flip)
     drop_prefix: str = ""  # a prefix typed card names may carry (All Wild: "wild-", every card is one)
     best_hand: int | None = None  # the most points one hand scores, where the counts cannot say (All Wild)
@@ -329,6 +333,11 @@ COUNTING_CARDS = Names(lambda: sorted({n for r in records() if r.counting for n 
 # the counting family's entries that stand for a victim's lost turn: a draw card's (named by the card, of any
 # side: an entry outlives a flip) and the first card's `start`; a targeted draw's target keeps its turn
 COUNTING_TURN_REASONS = Names(lambda: ["start", *sorted({c.name for r in records() if r.counting
-                                                         for c in r.cards().values()
-                                                         if c.effect in (Effect.DRAW, Effect.WILD_DRAW)})])
+                                                         for c in r.cards().values() if c.effect in LOSES_TURN})])
+# the Extreme family's owed reasons of its cards (a hit card's entry is named by the card, of any record of the
+# family: a saved entry must load whichever edition's it is) and those that stand for the victim's lost turn
+EXTREME_CARD_REASONS = Names(lambda: sorted({c.name for r in records() if not r.counting
+                                             for c in r.cards().values() if c.effect in OWING_EFFECTS}))
+EXTREME_TURN_REASONS = Names(lambda: ["start", *sorted({c.name for r in records() if not r.counting
+                                                        for c in r.cards().values() if c.effect in LOSES_TURN})])
 SCORINGS_OF = Scorings()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from shooter.editions.records import EXTREME, NUMBER, Edition, records
+from shooter.editions.records import EXTREME, NUMBER, Edition, editions_of, records
 from shooter.errors import BadArgument
 from shooter.vocabulary import Reason
 
@@ -78,13 +78,14 @@ def parse_card(text: object, edition: str | Edition) -> tuple[str, int | None]:
     side = record.side()
     if len(word) == 1 and word.isdecimal() and int(word) in side.digits:
         return NUMBER, int(word)
-    card = CARDS.get(word)
-    if card is None:
-        names = ", ".join([_digits(side.digits), *CARDS])
+    # the variant's cards (every edition's: one edition may lack a card of another), never another variant's
+    kin = {name: row for other in editions_of(record.variant) for name, row in other.side().cards.items()}
+    if word not in kin:
+        names = ", ".join([_digits(side.digits), *kin])
         raise BadArgument(f"Unknown card {text!r}; the cards are {names}.")
-    if not side.cards.get(card.name) or not side.cards[card.name].count:
-        raise BadArgument(f"The {record.edition or record.title} edition has no {card.name} cards.")
-    return card.name, None
+    if not side.cards.get(word) or not side.cards[word].count:
+        raise BadArgument(f"The {record.edition or record.title} edition has no {word} cards.")
+    return word, None
 
 
 def _digits(digits: Iterable[int]) -> str:

@@ -133,10 +133,11 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         the card as the command named it, for the message: "5", not "number")."""
         g = self._game
         aims = self._aims(card)
+        aimed = " or ".join(n for n, c in self.record.side().cards.items() if c.count and c.effect in AIMED_EFFECTS)
         if not aims and target is not None:
-            raise BadArgument(f"target= goes only with an extreme-hit, not with {str(typed).strip()}.")
+            raise BadArgument(f"target= goes only with an {aimed}, not with {str(typed).strip()}.")
         if aims and target is None:
-            raise BadArgument("An extreme-hit needs target=S, the seat to aim at.")
+            raise BadArgument(f"An {card} needs target=S, the seat to aim at.")
         if aims and (target == g.current or target in g.out):
             raise BadArgument(f"Seat {target} cannot be the target: pick another seat still in the game.")
 

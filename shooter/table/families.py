@@ -80,7 +80,7 @@ class RulesFamily:
     def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
         raise NotImplementedError
 
-    def press(self, t: TableCore) -> list[Event]:
+    def press(self, t: TableCore, fired: bool) -> list[Event]:
         raise NotImplementedError
 
     def uno(self, t: TableCore, seat: object) -> list[Event]:
@@ -142,6 +142,8 @@ class ExtremeFamily(RulesFamily):
         if first is None:
             raise BadArgument("round start needs first=CARD, the card the dealer turned up.")
         card, _ = parse_card(first, t.record)
+        if card in t.record.first_void:  # the record's: such a first card goes back into the deck
+            raise BadArgument(f"A first {card} goes back into the deck; turn up another card.")
         deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
         return t._run("round start", "begin_round", first=card, dealer=deals, announce=True)
 
@@ -156,11 +158,11 @@ class ExtremeFamily(RulesFamily):
         return t._run("play", "play_card", card=name, target=aim, last=last,
                       announce=True, finish=t._end_round_if_out)
 
-    def press(self, t: TableCore) -> list[Event]:
+    def press(self, t: TableCore, fired: bool) -> list[Event]:
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if t.game is None or not t.machine.may("serve_press", t.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return t._run(None, "serve_press", finish=t._end_round_if_out, forget="press")
+        return t._run(None, "serve_press", fired=fired, finish=t._end_round_if_out, forget="press")
 
     def uno(self, t: TableCore, seat: object) -> list[Event]:
         t._need("call_uno", "call Uno")
@@ -252,7 +254,7 @@ class CountingFamily(RulesFamily):
         return t._run("play", "play_card", card=name, target=aim, last=last, announce=True,
                       finish=t._end_round_if_out)
 
-    def press(self, t: TableCore) -> list[Event]:
+    def press(self, t: TableCore, fired: bool = True) -> list[Event]:
         """A press: serves the head of the queue in full, or is the draw.
 
         D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is
@@ -297,7 +299,7 @@ class CountingFamily(RulesFamily):
         if seat is not None and t._seat(seat, "seat") != g.current:
             raise NotYourTurn(f"It is seat {g.current}'s turn, not seat {seat}'s.")
         t._nothing_owed_now()
-        return self.press(t)
+        return self.press(t, True)
 
     def pass_turn(self, t: TableCore, seat: object) -> list[Event]:
         g = t._need("pass_turn", "pass")

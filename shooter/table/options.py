@@ -35,11 +35,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from shooter.editions.records import records
+
 from .args import MAX_SEATS
-from .cards import CARDS
 
 DEALER_ROTATIONS = ("clockwise", "winner")
-BLANK_AS = tuple(name for name in CARDS if name != "blank")
+# the cards a blank may act as: those of the decks that hold blanks (another box's cards are no blank's)
+BLANK_AS = tuple(dict.fromkeys(name for r in records() if not r.counting and "blank" in r.cards()
+                               for name in r.cards() if name != "blank"))
 FIRST_EXTREME_HIT = ("wild", "hit2")
 PENALTY_QUEUE = ("front", "back")
 CLASSIC_FIRST_CARD = ("redraw", "apply")

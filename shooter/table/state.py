@@ -21,7 +21,10 @@ from shooter.editions.records import (
     DEFAULT_EDITION,
     DEFAULT_VARIANT,
     EXTREME,
+    EXTREME_CARD_REASONS,
+    EXTREME_TURN_REASONS,
     FORMAT1_VARIANT,
+    Names,
     family_of,
 )
 from shooter.errors import StateFileError
@@ -46,7 +49,8 @@ from .cards import CARDS, MAX_OWED_PRESSES, PENALTY_PRESSES
 MAX_TOTAL = 10_000_000
 GAME_PHASES = tuple(Phase)
 PENALTY_REASONS = tuple(PENALTY_PRESSES)
-REASONS = (Reason.HIT2, Reason.HIT4, Reason.EXTREME_HIT, Reason.START, *PENALTY_REASONS)
+# the Extreme family's owed reasons: its cards' (the registry's, a live view), the first card's, the penalties'
+REASONS = Names(lambda: [*EXTREME_CARD_REASONS, Reason.START, *PENALTY_REASONS])
 EXACT_CARDS = COUNTING_CARDS  # every registered counting deck's card names (a live view of the registry)
 # exact variants: the reasons an entry is owed for (besides a draw card's name); "draw" is a press's
 # 1-card draw, owed from the press until the exit sensor counted it
@@ -54,7 +58,7 @@ EXACT_REASONS = (Reason.DEAL, Reason.FIRST, Reason.START, Reason.UNO, Reason.GIV
 MAX_CARDS = 500  # the most cards one entry or one magazine can hold
 # Owed presses that stand for a seat's lost turn: paying them is "the next
 # player pressing the button", which closes the Uno catch window.
-TURN_REASONS = (Reason.HIT2, Reason.HIT4, Reason.START)
+TURN_REASONS = EXTREME_TURN_REASONS  # a hit card's entry at its victim and the first card's `start` (the registry's)
 # The same in the exact variants: a draw card's entry at its victim and the first card's `start` (the registry's).
 EXACT_TURN_REASONS = COUNTING_TURN_REASONS
 

@@ -168,10 +168,11 @@ class Table(TableCore):
         """`play CARD [seat=S] [target=T] [last]`: the current player played CARD."""
         return self.family.play(self, card, seat, target, last)
 
-    def press(self) -> list[Event]:
+    def press(self, fired: bool = True) -> list[Event]:
         """One press the shooter served: pays an owed press or is the current player's draw (exact variants:
-        serves the head of the queue in full, or is the draw)."""
-        return self.family.press(self)
+        serves the head of the queue in full, or is the draw). ``fired``: whether the shooter shoots anything
+        for it (the controller says, from the scheduler's plan: a rule may owe presses until one fires)."""
+        return self.family.press(self, fired)
 
     def uno(self, seat: object) -> list[Event]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""

@@ -30,7 +30,6 @@ from shooter.editions.records import Effect
 from shooter.vocabulary import EventName, Phase, Reason
 
 from .base import Event, TableBase
-from .cards import CARDS
 from .state import GameState, Owed
 
 
@@ -71,7 +70,9 @@ class TurnRules(TableBase):
         g.queue, g.reports = [], {}
         g.going_out = g.round_winner = None
         g.current = g.next_seat(dealer)
-        self.FIRST_CARD[first](self, first)
+        # F-*: what the first card does follows from its effect in the game's record (a blank: a wild here,
+        # whatever blank_as says); the record's first_void cards never get here (ExtremeFamily.start_round)
+        self.FIRST_CARD[self.record.card(first).effect](self, first)
 
     def _next_dealer(self) -> int:
         """The dealer of the next round."""
@@ -104,7 +105,7 @@ class TurnRules(TableBase):
         # skipped; the next one starts (with two seats: the dealer).
         g = self._game
         victim = g.current_seat
-        self._owe(victim, presses or CARDS[first].presses, Reason.START)
+        self._owe(victim, presses or self.record.card(first).presses, Reason.START)
         g.current = g.next_seat(victim)
 
     def _first_extreme_hit(self, first: str) -> None:
@@ -113,17 +114,14 @@ class TurnRules(TableBase):
         if self.options.first_extreme_hit == "hit2":
             self._first_hit(first, presses=2)
 
-    # F-*: what the card turned up at round start does, per card name.
+    # F-*: what the card turned up at round start does, per its effect (F-NUM, F-DALL, F-WILD: an ordinary
+    # first turn; the others carry their rule id in their method).
     FIRST_CARD: ClassVar[dict[str, Callable[[TurnRules, str], None]]] = {
-        "number": _first_ordinary,  # F-NUM
-        "discard-all": _first_ordinary,  # F-DALL
-        "wild": _first_ordinary,  # F-WILD
-        "blank": _first_ordinary,  # like a wild here, whatever blank_as says
-        "reverse": _first_reverse,
-        "skip": _first_skip,
-        "hit2": _first_hit,
-        "hit4": _first_hit,
-        "extreme-hit": _first_extreme_hit,
+        Effect.PLAIN: _first_ordinary,
+        Effect.REVERSE: _first_reverse,
+        Effect.SKIP: _first_skip,
+        Effect.HIT: _first_hit,
+        Effect.EXTREME_HIT: _first_extreme_hit,
     }
 
     # --- a play and the cards' effects ------------------------------------------
@@ -142,8 +140,8 @@ class TurnRules(TableBase):
         return self.options.blank_as if card == "blank" else card
 
     def _effect(self, card: str) -> str:
-        """The effect of a played card (see CARDS)."""
-        return CARDS[self._acting_as(card)].effect
+        """The effect of a played card (the game's record's)."""
+        return self.record.card(self._acting_as(card)).effect
 
     def _play_plain(self, player: int, card: str, target: int | None, last: bool) -> None:
         # C-NUM, C-DALL, C-WILD: for the controller a normal play; the turn passes on.
@@ -175,7 +173,7 @@ class TurnRules(TableBase):
         victim = g.next_seat(player)
         hit = self._acting_as(card)
         if not last or self.options.last_hit_counts:  # E-HIT: a last Hit 2/4 is still carried out
-            self._owe(victim, CARDS[hit].presses, hit)
+            self._owe(victim, self.record.card(hit).presses, hit)
         g.current = g.next_seat(victim)
 
     def _play_extreme_hit(self, player: int, card: str, target: int | None, last: bool) -> None:
@@ -186,10 +184,11 @@ class TurnRules(TableBase):
         # E-XHIT: a last Extreme Hit is still carried out before the round ends.
         g = self._game
         assert target is not None, "an extreme-hit is validated with its target"
-        self._owe(target, CARDS["extreme-hit"].presses, Reason.EXTREME_HIT, by=player)
+        hit = self._acting_as(card)
+        self._owe(target, self.record.card(hit).presses, hit, by=player)
         g.current = g.next_seat(player)
 
-    # What a played card does, per its effect in CARDS.
+    # What a played card does, per its effect in the game's record.
     PLAY_EFFECT: ClassVar[dict[str, Callable[[TurnRules, int, str, int | None, bool], None]]] = {
         Effect.PLAIN: _play_plain,
         Effect.SKIP: _play_skip,
@@ -199,15 +198,16 @@ class TurnRules(TableBase):
     }
 
     # --- a press ---------------------------------------------------------------
-    def _apply_press(self) -> None:
-        """One served press: pays the head of the owed queue, or is the current player's draw."""
+    def _apply_press(self, fired: bool = True) -> None:
+        """One served press: pays the head of the owed queue, or is the current player's draw. ``fired``: the
+        controller's word whether the shooter shoots anything for this press (the scheduler's plan)."""
         g = self._game
         if g.queue:
-            self._pay_owed_press()
+            self._pay_owed_press(fired)
         else:
             self._draw(g)
 
-    def _pay_owed_press(self) -> None:
+    def _pay_owed_press(self, fired: bool) -> None:
         # T-EXACT: presses are counted exactly; the queue never owes more than the rules do.
         # T-STUCK: whatever comes out, stuck cards included, is this press's; it owes nothing more.
         g = self._game
