@@ -147,6 +147,7 @@ class Controller:
         """Carry out one console line from ``caller`` (the console that sent it: who may do what is the
         command table's, :mod:`shooter.access`); ``respond`` gets the one reply."""
         self.events.hold()
+        restore_pile = self.pile.checkpoint()
         try:
             try:
                 line = parse(raw)
@@ -158,7 +159,8 @@ class Controller:
                 elif line.words[:2] == ["game", "new"]:   # the last game's reads wait no more
                     self.pile.new_game()
                 answer = reply(line.name, **fields)
-            except CommandError as error:
+            except CommandError as error:   # refused: nothing changes (the table rolls back on its own)
+                restore_pile()
                 answer = error_reply(_reply_name(raw), error)
             except Exception as exc:  # a bug: fail safe, then answer
                 self.fail_safe(exc)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +140,20 @@ class PileReports:
         while self.waiting:
             self._close(self.waiting.popleft(), SeenOutcome.NEW_GAME)
 
+    def checkpoint(self) -> Callable[[], None]:
+        """The reads waiting, the last card said and the counts as they are now; the function returned puts them
+        back (the controller calls it when the line being carried out is refused: a refusal changes nothing, so
+        a tap the rules refuse leaves its read unconfirmed, its card and colour as read, the last card unsaid)."""
+        waiting = [(w, replace(w)) for w in self.waiting]
+        last, counts = self.last, self.counts.copy()
+
+        def restore() -> None:
+            for w, was in waiting:   # in place: a read keeps its identity (a `seen` event asked for it)
+                w.__dict__.update(was.__dict__)
+            self.waiting = deque(w for w, _ in waiting)
+            self.last, self.counts = last, counts
+        return restore
+
     # ---- commands (on the loop, from a paired phone or a console of the table's own) ----
     def confirm(self, id: int, pick: int = 0, target: int | None = None, colour: str | None = None,
                 last: bool = False) -> Reply:
@@ -209,9 +223,14 @@ class PileReports:
 
     def _tapped(self, w: Waiting) -> Reply:
         """A tap on the waiting read ``w``: played once it asks for nothing more, else asked for again with
-        what is still missing. A play the rules refuse is the tap's refusal, as it would be a typed play's:
-        nothing changes and the read still waits (pick another reading, or reject it)."""
+        what is still missing; a read behind another (a wild's colour named ahead) waits its turn. A play the
+        rules refuse is the tap's refusal, as it would be a typed play's: nothing changes (the controller puts
+        the reads back, :meth:`checkpoint`) and the read still waits (pick another reading, or reject it)."""
         asks = self._asks(w)
+        if w is not self.waiting[0]:
+            if asks:
+                self._ask(w)
+            return {"id": w.id, "asks": asks}
         if asks:
             self._ask(w)
             return {"id": w.id, "asks": asks}
