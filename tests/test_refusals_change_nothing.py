@@ -15,8 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shooter.commands import COMMANDS
 from shooter.pile_reports import Report
@@ -30,7 +29,8 @@ PARSER = ("usage:", "unknown option", "missing ", "unexpected word")   # refused
 def difference(before, after) -> str:
     """What changed, in a few words (the items of a list or a dict that differ)."""
     if isinstance(before, list) and isinstance(after, list):
-        return repr([(b, a) for b, a in zip(before, after) if b != a] or (before[len(after):], after[len(before):]))
+        pairs = [(b, a) for b, a in zip(before, after, strict=False) if b != a]
+        return repr(pairs or (before[len(after):], after[len(before):]))
     if isinstance(before, dict) and isinstance(after, dict):
         return repr({k: (before.get(k), after.get(k)) for k in {*before, *after} if before.get(k) != after.get(k)})
     return f"{before!r:.300} -> {after!r:.300}"
