@@ -18,10 +18,15 @@ controller starts without the game. The tests check it after every step of their
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shooter.editions.records import Edition, lookup
 from shooter.vocabulary import Phase, Reason
 
 from .state import DEALER_REASONS, PENALTY_REASONS, GameState, count_problem, load_snapshot
+
+if TYPE_CHECKING:
+    from .core import TableCore
 
 # the counting family's entries every edition of it may owe: the deal and its first card, a caught Uno, a
 # `give`, a press's 1-card draw (what else it may owe is its record's: its draw cards, challenge and first card)
@@ -117,6 +122,8 @@ def _pending(game: GameState, phase: str, record: Edition) -> str | None:
             return f"a challenge waits between seats {chal['by']} and {chal['seat']}, not two seats in the game"
     if game.drawn is not None and phase != Phase.PLAY:
         return f"seat {game.drawn} drew in phase {phase}"
+    if game.drawn is not None and game.going_out is not None:
+        return f"seat {game.drawn} drew after seat {game.going_out} went out"
     if record.counting and game.hands is not None:
         for window in game.uno_windows:
             held = game.hands.get(window["seat"])
@@ -145,3 +152,13 @@ def impossible_nested(game: GameState, phase: str, record: Edition) -> str | Non
         if problem is not None:
             problem = f"the play a wrong card takes back: {problem}"
     return problem
+
+
+def table_impossible(table: TableCore) -> str | None:
+    """:func:`impossible_nested` of a table's game (None without one): what the bots and the tests ask after
+    every step (the undo levels were the game at earlier steps, asked then)."""
+    game = table.game
+    if game is None:
+        return None
+    record = record_of(game)
+    return impossible(game, table.phase) if record is None else impossible_nested(game, table.phase, record)
