@@ -40,6 +40,7 @@ from shooter.table import Table
 from shooter.table.possible import table_impossible
 from shooter.table.state import DEALER_REASONS
 from shooter.vocabulary import Phase, Reason
+from tests.test_faults_files import _paths
 
 SAVED = Path(__file__).resolve().parent / "saved_games"
 KEPT = 40   # tables kept of a bot game, evenly through it
@@ -96,16 +97,6 @@ def saves() -> list[tuple[str, dict[str, Any]]]:
 
 
 # --- mutants -------------------------------------------------------------------------------------------------
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
-    yield prefix
-    if isinstance(node, dict):
-        for key, value in node.items():
-            yield from _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _paths(value, (*prefix, i))
-
-
 def _at(data: Any, path: tuple[Any, ...]) -> Any:
     for key in path:
         data = data[key]
