@@ -198,3 +198,22 @@ def test_a_mutant_of_a_real_save_is_set_aside_or_resumed_and_plays_on_possibly(i
         return
     assert table_impossible(table) is None, (key, said)
     drive(table, rng, 12)
+
+
+# --- the count rule the table and the loader share (state.count_problem) ----------------------------------------
+def test_D_HANDS_a_correction_beyond_the_cards_there_are_is_refused_and_changes_nothing():
+    from shooter.errors import BadCount
+    from shooter.i18n import Messages
+    from tests.test_editions_engine import table
+
+    t = table("classic", players=3)   # 7 cards in every hand
+    before = t.to_dict()
+    with pytest.raises(BadCount) as info:
+        t.set(seat=1, hand=99)   # 99 + 7 + 7 of the 112
+    message = info.value.message
+    assert message == "Refused, nothing changed: the hands would hold 113 cards together, more than the 112 there are."
+    assert t.to_dict() == before
+    assert Messages("nl").detail("bad-count", message) == (
+        "Geweigerd, er is niets veranderd: de handen zouden samen 113 kaarten houden, meer dan de 112 die er zijn.")
+    t.set(seat=1, hand=98)   # at the bound: accepted, and a save of it is resumed
+    assert Table.from_dict(json.loads(json.dumps(t.to_dict()))).game.hands[1] == 98
