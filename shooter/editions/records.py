@@ -66,8 +66,6 @@ AIMED_EFFECTS = frozenset({Effect.EXTREME_HIT, Effect.TARGETED_DRAW, Effect.SWAP
 OWING_EFFECTS = frozenset({Effect.HIT, Effect.EXTREME_HIT})
 # The effects whose victim loses its turn while it pays what the card owes (its presses or its cards)
 LOSES_TURN = frozenset({Effect.HIT, Effect.DRAW, Effect.WILD_DRAW})
-# The counting family's effects that owe cards, each entry named by its card (exact.py's _x_draw, _x_targeted)
-DEALING_EFFECTS = frozenset({Effect.DRAW, Effect.WILD_DRAW, Effect.TARGETED_DRAW})
 
 # How the first card of a round is handled in the counting family.
 TURNED_UP = "turned-up"  # the dealer turns one up and reports it (`first CARD`)
@@ -81,6 +79,8 @@ LIGHT_COLOURS = ("red", "yellow", "green", "blue")
 DARK_COLOURS = ("pink", "teal", "orange", "purple")
 COLOURS = LIGHT_COLOURS + DARK_COLOURS
 REDRAW, APPLY = "redraw", "apply"  # classic's start rules: a non-number first card is void, or it applies
+# The counting family's effects that owe cards, each entry named by its card (exact.py's _x_draw, _x_targeted)
+DEALING_EFFECTS = frozenset({Effect.DRAW, Effect.WILD_DRAW, Effect.TARGETED_DRAW})
 
 
 @dataclass(frozen=True)
@@ -175,11 +175,12 @@ class Edition:
 
     @property
     def first_owes(self) -> bool:
-        """A first card can owe the seat left of the dealer (``start``): a hit (Extreme) or a draw card (the
-        counting family) that the edition turns up and does not send back into the deck."""
+        """A first card can owe the seat left of the dealer (``start``): a card that owes presses (the Extreme
+        family: its first-card rules may make any of them owe) or a draw card (the counting family) that the
+        edition turns up and does not send back into the deck."""
         if not self.turns_up_first:
             return False
-        effects = (Effect.HIT, Effect.EXTREME_HIT) if not self.counting else (Effect.DRAW, Effect.WILD_DRAW)
+        effects = OWING_EFFECTS if not self.counting else (Effect.DRAW, Effect.WILD_DRAW)
         return any(c.effect in effects and c.name not in self.first_void for c in self.sides[0].cards.values())
 
     def least_deck(self, seats: int) -> int:
