@@ -24,7 +24,7 @@ from ..editions import Edition
 from .photos import file_stem
 from .synthetic import FaceSpec, faces_of, physical
 
-PHONE = replace(LEARNING, height_mm=(300.0, 450.0), tilt_deg=(0.0, 20.0), brightness=(0.6, 0.95),
+PHONE = replace(LEARNING, height_mm=(220.0, 380.0), tilt_deg=(0.0, 20.0), brightness=(0.6, 0.95),
                 warmth=(-0.1, 0.1), shadow=(0.0, 0.3), glare=(0.0, 0.25), blur_px=(0.0, 0.8), noise=(1.0, 3.0))
 JPEG_QUALITY = 85          # a phone's JPEG (its artefacts) rather than a lossless file
 
