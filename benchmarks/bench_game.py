@@ -13,11 +13,14 @@ runs in milliseconds" stays true. ``benchmarks/run.py`` runs this as part of the
 from __future__ import annotations
 
 import ast
+import functools
 import random
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -46,7 +49,11 @@ def scripted_game() -> list[str]:
 GAME = scripted_game()
 
 # The table calls behind the console's game commands (the controller's cmd_* do the same).
-TABLE_CALLS = {
+TableCallable = Callable[..., Any]
+# one game command compiled for the bare table: the call, its positional and its keyword arguments
+TableCall = tuple[TableCallable, list[Any], dict[str, Any]]
+
+TABLE_CALLS: dict[tuple[str, ...], TableCallable] = {
     ("game", "new"): lambda t, players, dealer=None, **kw: t.new_game(
         players, dealer=int(dealer) if dealer not in (None, "random") else dealer, **kw),
     ("round", "start"): lambda t, first, dealer=None: t.start_round(first, dealer=dealer),
@@ -68,11 +75,11 @@ def table_seed(seed: int) -> random.Random:
     return random.Random(f"table-{seed}")
 
 
-def compile_table_lines(lines) -> list:
+def compile_table_lines(lines: Sequence[str]) -> list[TableCall]:
     """(table call, args, kwargs) for every line that is a game command; the rest is not table work."""
     from shooter.commands import COMMANDS
     from shooter.dispatch import find
-    calls = []
+    calls: list[TableCall] = []
     for raw in lines:
         line = parse(raw)
         if line is None:
@@ -88,7 +95,7 @@ def compile_table_lines(lines) -> list:
     return calls
 
 
-def replay_on_table(calls, seed: int) -> Table:
+def replay_on_table(calls: Sequence[TableCall], seed: int) -> Table:
     """The baseline: the game commands applied straight to the table, refusals included."""
     table = Table(rng=table_seed(seed))
     for call, args, kwargs in calls:
@@ -99,18 +106,19 @@ def replay_on_table(calls, seed: int) -> Table:
     return table
 
 
-def run_app(lines, seed: int) -> App:
+def run_app(lines: Sequence[str], seed: int) -> App:
     """The whole stack in virtual time, every line run to quiescence; returns the (closed) App."""
     with App(parse_config({}), sim=True, virtual=True, seed=seed, log=lambda m: None) as app:
-        sink = lambda obj: None  # noqa: E731
+        def sink(obj: dict[str, Any]) -> None:
+            pass
         app.loop.run_until_quiet()
         for line in lines:
-            app.loop.post(lambda line=line: app.controller.handle_line(line, sink))
+            app.loop.post(functools.partial(app.controller.handle_line, line, sink))
             app.loop.run_until_quiet()
     return app
 
 
-def same_games(lines, seeds) -> None:
+def same_games(lines: Sequence[str], seeds: Sequence[int]) -> None:
     """Both sides play the same games: the same final game for every seed (raises if not)."""
     calls = compile_table_lines(lines)
     for seed in seeds:
@@ -120,12 +128,13 @@ def same_games(lines, seeds) -> None:
             raise AssertionError(f"seed {seed}: the whole stack and the table alone played different games")
 
 
-def game_side_by_side(games: int, rounds: int, lines=GAME) -> dict:
+def game_side_by_side(games: int, rounds: int, lines: Sequence[str] = GAME) -> dict[str, float]:
     """ms per game of each side (best round), alternating the two sides, and their ratio."""
     seeds = list(range(games))
     same_games(lines, seeds[:2])
     calls = compile_table_lines(lines)
-    stack_t, bare_t = [], []
+    stack_t: list[float] = []
+    bare_t: list[float] = []
     for r in range(rounds):
         order = ("stack", "bare") if r % 2 == 0 else ("bare", "stack")
         for side in order:
@@ -140,7 +149,7 @@ def game_side_by_side(games: int, rounds: int, lines=GAME) -> dict:
             "ratio": round(min(stack_t) / min(bare_t), 2), "lines": len(lines), "games": games}
 
 
-def peak_memory(lines=GAME) -> tuple[int, int]:
+def peak_memory(lines: Sequence[str] = GAME) -> tuple[int, int]:
     """tracemalloc peak bytes of one game on each side."""
     calls = compile_table_lines(lines)
     peaks = []

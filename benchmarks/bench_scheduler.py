@@ -9,14 +9,15 @@ Prints the time per call of each and their ratio. A press happens at human speed
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from shooter.scheduler import PROFILES, Scheduler
+from shooter.scheduler import PROFILES, Profile, Scheduler
 
 
-def best_of(repeats, loop, n):
+def best_of(repeats: int, loop: Callable[[int], None], n: int) -> float:
     best = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
@@ -25,14 +26,14 @@ def best_of(repeats, loop, n):
     return best / n
 
 
-def baseline(n):
+def baseline(n: int) -> None:
     draw = random.Random(1).random
     for _ in range(n):
         draw()
 
 
-def presses(profile):
-    def loop(n):
+def presses(profile: Profile) -> Callable[[int], None]:
+    def loop(n: int) -> None:
         press = Scheduler(profile, random.Random(1)).next_press
         for _ in range(n):
             press()
@@ -40,7 +41,7 @@ def presses(profile):
     return loop
 
 
-def main():
+def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     base = best_of(5, baseline, n)
     print(f"random.random()            {base * 1e9:7.1f} ns/call")

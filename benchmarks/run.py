@@ -34,6 +34,7 @@ instruction ratios and the press on a Pi Zero 2, and start-up, a ratio of the be
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -45,13 +46,25 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_game import compile_table_lines, game_side_by_side, replay_on_table  # noqa: E402
+from hal import VirtualClock  # noqa: E402
+
+if TYPE_CHECKING:
+    from shooter.persist import Store
+    from shooter.table import Table
+
+# a figure's JSON-ready details, as run_suite reports them
+Figures = dict[str, Any]
+# one side of a timed pair: seconds per unit of one round
+Side = Callable[[], float]
 
 BASELINE_IMPORTS = "import gpiozero, serial, transitions"
 # In-process figures count this thread's CPU time: on a shared machine, time the thread spends
@@ -65,7 +78,7 @@ ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 # key -> (goal text, check(value) -> bool or None when the figure has no goal); a figure that could not be
 # measured here (None: no valgrind, a tiny run) is neither met nor missed
-GOALS = {
+GOALS: dict[str, tuple[str, Callable[[float], bool] | None]] = {
     # the press's time ratios move with the processor (docs/design.md): its goals are on its instructions
     "press_path_ratio.no_game": ("-", None),
     "press_path_ratio.in_game": ("-", None),
@@ -92,16 +105,17 @@ GOALS = {
 }
 
 
-def median(values):
+def median(values: Iterable[float]) -> float:
     s = sorted(values)
     n = len(s)
     return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
-def alternate(rounds: int, ours, base) -> tuple[list[float], list[float]]:
+def alternate(rounds: int, ours: Side, base: Side) -> tuple[list[float], list[float]]:
     """Run ``ours()`` and ``base()`` (each returns seconds per unit) ``rounds`` times, alternating
     which goes first; returns both lists."""
-    a, b = [], []
+    a: list[float] = []
+    b: list[float] = []
     for r in range(rounds):
         for side in ((ours, base) if r % 2 == 0 else (base, ours)):
             gc.collect()
@@ -123,6 +137,9 @@ class Press:
         raise NotImplementedError
 
     def release(self) -> None:  # pragma: no cover - each side's own
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - each side's own
         raise NotImplementedError
 
     def press(self) -> float:
@@ -166,7 +183,7 @@ class BarePress(Press):
         self.pin.drive(True)
         self.motor.stop()
 
-    def close(self):
+    def close(self) -> None:
         self.button.close()
         self.motor.close()
 
@@ -181,6 +198,7 @@ class StackPress(Press):
         # without physics: no exit sensor (bursts are timed: no card has to pass a beam) and the
         # world stops listening to the outputs, so a press costs the controller and the pins alone
         self.app = App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None, exit_sensor=physics)
+        assert self.app.world is not None and isinstance(self.app.clock, VirtualClock)   # sim=True, virtual=True
         if not physics:
             world = self.app.world
             for pin in world.factory.pins.values():
@@ -193,7 +211,7 @@ class StackPress(Press):
         self.pin = factory.sim_pin(pins.button)
         self.motor_on = False
         factory.sim_pin(pins.motor_forward).listeners.append(self._motor)
-        self.replies: list[dict] = []
+        self.replies: list[Figures] = []
         self.served = 0   # shot events: a press whose scheduler said 0 cards never runs the motor
         self.app.controller.add_sink(self._event)
         self.app.loop.run_until_quiet()
@@ -205,34 +223,35 @@ class StackPress(Press):
     def _take_out(self, part: str | None) -> None:
         """Measure a part of the press by taking it out (``PRESS_PARTS``); the consoles still hear of
         every shot, so the press is still seen served."""
-        ctl = self.app.controller
+        ctl: Any = self.app.controller   # parts are swapped out on the instance: not the class's methods
         if part == "beep":
             ctl.hw.beeper.play = lambda pattern: None
         elif part == "events":
-            def only_shots(name, **fields):
+            def only_shots(name: str, **fields: Any) -> None:
                 if name == "shot":
                     self._event({"event": name})
             ctl.emit = ctl.events.emit = ctl.launcher.emit = only_shots
             ctl.events.emit_event = lambda event: None
         elif part == "rules":  # everything after the debounce: the press is reported at once
-            self.app.hw.button.on_press = lambda: self._event({"event": "shot"})
+            button: Any = self.app.hw.button
+            button.on_press = lambda: self._event({"event": "shot"})
         elif part is not None:
             raise ValueError(f"unknown part {part!r}")
 
-    def _event(self, obj: dict) -> None:
+    def _event(self, obj: Figures) -> None:
         name = obj.get("event")
         if name == "shot":
             self.served += 1
         elif name == "refused":
             raise RuntimeError(f"a benchmark press was refused: {obj}")
 
-    def line(self, text: str) -> dict:
+    def line(self, text: str) -> Figures:
         loop = self.app.loop
         loop.post(lambda: self.app.controller.handle_line(text, self.replies.append))
         loop.run_until_quiet()
         return self.replies[-1]
 
-    def _motor(self, pin, value) -> None:
+    def _motor(self, pin: object, value: float) -> None:
         if value > 0:
             self.motor_on = True
 
@@ -240,6 +259,7 @@ class StackPress(Press):
         """Run the loop, moving virtual time from timer to timer, until the press was served (its
         shot reported) or, with ``motor``, the motor came on."""
         loop, clock = self.app.loop, self.app.clock
+        assert isinstance(clock, VirtualClock)
         self.motor_on = False
         while True:
             loop.run_pending()
@@ -265,10 +285,10 @@ class StackPress(Press):
         self.app.loop.run_until_quiet()
         if self.pause:
             self.app.loop.run_for(self.pause)
-        if self.app.controller.launcher.cards < 50:
+        if (self.app.controller.launcher.cards or 0) < 50:
             self.line("sim load cards=500")
 
-    def close(self):
+    def close(self) -> None:
         self.app.close()
 
 
@@ -277,7 +297,7 @@ class StackPress(Press):
 # (whose motor has no budget) does not have. ``press_path_paced`` leaves a person's pause between presses.
 PERSONS_PAUSE = 1.0
 
-PRESS_PATHS = {  # figure: (players, until)
+PRESS_PATHS: dict[str, tuple[int | None, str]] = {  # figure: (players, until)
     "no_game": (None, "motor"),       # press -> motor on, no game
     "firing": (None, "burst"),        # press -> motor on -> cards out -> the shot reported, no game
     "in_game": (4, "motor"),          # press -> (turn to the seat) -> motor on, a 4-player game
@@ -285,10 +305,10 @@ PRESS_PATHS = {  # figure: (players, until)
 }
 
 
-def press_path(rounds: int, presses: int, paths: dict = PRESS_PATHS, physics: bool = True,
-               pause: float = 0.0) -> dict:
+def press_path(rounds: int, presses: int, paths: dict[str, tuple[int | None, str]] = PRESS_PATHS,
+               physics: bool = True, pause: float = 0.0) -> Figures:
     bare = BarePress(physics)
-    out = {}
+    out: Figures = {}
     try:
         for name, (players, until) in paths.items():
             stack = StackPress(players, until, physics=physics, pause=pause)
@@ -297,10 +317,10 @@ def press_path(rounds: int, presses: int, paths: dict = PRESS_PATHS, physics: bo
                     stack.press()
                     bare.press()
 
-                def ours():  # called only in this round of the loop
+                def ours() -> float:  # called only in this round of the loop
                     return sum(stack.press() for _ in range(presses)) / presses  # noqa: B023
 
-                def base():
+                def base() -> float:
                     return sum(bare.press() for _ in range(presses)) / presses
                 a, b = alternate(rounds, ours, base)
                 out[name] = {"ratio": round(paired_ratio(a, b), 2), "ours_us": round(min(a) * 1e6, 2),
@@ -344,7 +364,7 @@ def on_pi_zero_2_ms(instructions: float) -> float:
     return instructions / pace * 1e3
 
 
-def press_instructions(presses: int) -> dict:
+def press_instructions(presses: int) -> Figures:
     """Instructions per press, ours over the bare press, for :data:`INSTRUCTION_PATHS`, and what each takes
     on a Pi Zero 2 (:func:`on_pi_zero_2_ms`); a reason instead where it cannot be counted here."""
     if shutil.which("valgrind") is None:
@@ -352,7 +372,7 @@ def press_instructions(presses: int) -> dict:
     bare = _counted_per_press("bare", presses)
     if bare == 0:  # a stripped Python: no function of that name for callgrind to count in
         return {"skipped": "this Python has no symbol functools_reduce (stripped)"}
-    out: dict = {"baseline_kinstr": round(bare / 1e3, 1), "presses": presses, "pi_zero_2": PI_ZERO_2,
+    out: Figures = {"baseline_kinstr": round(bare / 1e3, 1), "presses": presses, "pi_zero_2": PI_ZERO_2,
                  "baseline_pi_zero_2_ms": round(on_pi_zero_2_ms(bare), 3)}
     for name in INSTRUCTION_PATHS:
         ours = _counted_per_press(name, presses)
@@ -365,14 +385,14 @@ def _child_instructions(side: str, presses: int) -> None:
     """In the child, under callgrind: warm up, then each press's measured part inside functools.reduce
     (counted) and its release outside it (not counted). The garbage collector is off: a collection runs
     wherever the allocation counter happens to be, so on some presses and not others."""
-    import functools
     press: Press = BarePress() if side == "bare" else StackPress(*PRESS_PATHS[side])
     try:
         for _ in range(30):  # the interpreter's specialising and the caches settle over the first presses
             press.press()
         gc.collect()
         gc.disable()
-        window = lambda acc, _: press.serve()  # noqa: E731
+        def window(acc: None, _: int) -> None:
+            press.serve()
         for _ in range(presses):
             functools.reduce(window, (0,), None)
             press.release()
@@ -388,10 +408,10 @@ PRESS_PARTS = {
 }
 
 
-def press_parts(rounds: int, presses: int) -> dict:
+def press_parts(rounds: int, presses: int) -> dict[str, float]:
     """µs of a no-game press spent in each of :data:`PRESS_PARTS` (the whole press minus the press
     without it; the edge and debounce directly), and the whole."""
-    out: dict = {}
+    out: dict[str, float] = {}
     for name, part in PRESS_PARTS.items():
         whole, lacking = StackPress(None, "motor"), StackPress(None, "motor", without=part)
         try:
@@ -408,21 +428,21 @@ def press_parts(rounds: int, presses: int) -> dict:
     return {k: round(v, 2) for k, v in out.items()}
 
 
-def virtual_presses(rounds: int, presses: int) -> dict:
+def virtual_presses(rounds: int, presses: int) -> Figures:
     """Console presses in a 4-player game, each run to quiescence, per wall second; against the bare
     gpiozero press (press + release)."""
     bare = BarePress()
     stack = StackPress(4, "quiet")
     try:
-        def ours():
+        def ours() -> float:
             start = CPU_CLOCK()
             for _ in range(presses):
                 stack.line("press")
-                if stack.app.controller.launcher.cards < 50:
+                if (stack.app.controller.launcher.cards or 0) < 50:
                     stack.line("sim load cards=500")
             return (CPU_CLOCK() - start) / presses
 
-        def base():
+        def base() -> float:
             start = CPU_CLOCK()
             for _ in range(presses):
                 bare.press()
@@ -435,44 +455,45 @@ def virtual_presses(rounds: int, presses: int) -> dict:
 
 
 # ---------------------------------------------------------------- games
-def bot_games(rounds: int, games: int) -> dict:
+def bot_games(rounds: int, games: int) -> Figures:
     """ms per bot game (sim.bots through the console protocol), against the same games' accepted
     game commands on the table's rules alone (same seeds: checked to end in the same game)."""
     from shooter.controller import Controller
     from shooter.simulate import play_games
     seeds = list(range(1, games + 1))
     recorded: dict[int, list[str]] = {}
-    finals: dict[int, dict] = {}
+    finals: dict[int, Figures] = {}
     original = Controller.handle_line
 
-    def recording(self, raw, respond):
-        def answer(obj):
-            if obj.get("ok"):
-                recorded.setdefault(self._bench_seed, []).append(raw)
-            respond(obj)
-        original(self, raw, answer)
-        finals[self._bench_seed] = self.table.to_dict()["game"]
+    def recording(seed: int) -> Callable[..., None]:
+        """Controller.handle_line for one seed's game: the accepted lines and the final game noted."""
+        def handle_line(self: Controller, raw: str, respond: Callable[[Figures], None], *rest: Any) -> None:
+            def answer(obj: Figures) -> None:
+                if obj.get("ok"):
+                    recorded.setdefault(seed, []).append(raw)
+                respond(obj)
+            original(self, raw, answer, *rest)
+            finals[seed] = self.table.to_dict()["game"]
+        return handle_line
 
     for seed in seeds:  # record what each game said (untimed)
-        Controller.handle_line = recording
-        Controller._bench_seed = seed
+        setattr(Controller, "handle_line", recording(seed))  # noqa: B010 - every controller the game builds
         try:
             play_games(1, seed=seed)
         finally:
-            Controller.handle_line = original
-            del Controller._bench_seed
+            setattr(Controller, "handle_line", original)  # noqa: B010
     calls = {seed: compile_table_lines(recorded[seed]) for seed in seeds}
     for seed in seeds:
         if replay_on_table(calls[seed], seed).to_dict()["game"] != finals[seed]:
             raise AssertionError(f"bot game {seed}: the table alone did not play the same game")
 
-    def ours():
+    def ours() -> float:
         start = CPU_CLOCK()
         for seed in seeds:
             play_games(1, seed=seed)
         return (CPU_CLOCK() - start) / games
 
-    def base():
+    def base() -> float:
         start = CPU_CLOCK()
         for seed in seeds:
             replay_on_table(calls[seed], seed)
@@ -484,7 +505,7 @@ def bot_games(rounds: int, games: int) -> dict:
 
 
 # ---------------------------------------------------------------- saves
-def _table_with_undo(depth: int):
+def _table_with_undo(depth: int) -> Table:
     """A 4-player game whose undo history holds ``depth`` snapshots (a round start and corrections)."""
     import random
 
@@ -493,23 +514,24 @@ def _table_with_undo(depth: int):
     table.new_game(4, dealer=1)
     table.start_round("7")
     for _ in range(depth - 1):
+        assert table.game is not None
         table.set(direction="ccw" if table.game.direction == "cw" else "cw")
     return table
 
 
-def save_depth(rounds: int, saves: int) -> dict:
+def save_depth(rounds: int, saves: int) -> Figures:
     """What a save encodes (the table's state and its JSON bytes, as the controller's save does) with
     the deepest undo history (50 levels) against one level: the same game otherwise. The file write
     and its two fsyncs are left out: they cost the same whatever the depth, and a disk's time would
     drown the figure."""
     from shooter.persist import Store
-    from shooter.table.persist import UNDO_LEVELS
+    from shooter.table.base import UNDO_LEVELS
     deep, shallow = _table_with_undo(UNDO_LEVELS), _table_with_undo(1)
     assert len(deep.history) == UNDO_LEVELS and len(shallow.history) == 1
     with tempfile.TemporaryDirectory() as directory:
         deep_store, shallow_store = Store(directory), Store(directory)
 
-        def timed(table, store):
+        def timed(table: Table, store: Store) -> Side:
             def run() -> float:
                 start = CPU_CLOCK()
                 for _ in range(saves):
@@ -522,21 +544,22 @@ def save_depth(rounds: int, saves: int) -> dict:
 
 
 # ---------------------------------------------------------------- processes
-def _python(*args) -> list[str]:
+def _python(*args: str) -> list[str]:
     return [sys.executable, *args]
 
 
-def _cli(*args) -> list[str]:
+def _cli(*args: str) -> list[str]:
     return _python("-m", "shooter", "run", "--sim", "--seed", "1", *args)
 
 
-def startup(rounds: int) -> dict:
+def startup(rounds: int) -> Figures:
     """Seconds from starting the CLI to its first reply, against starting Python and importing the
     three libraries. One untimed start of each first: the bytecode caches are written (see ENV)."""
-    def ours():
+    def ours() -> float:
         start = time.perf_counter()
         proc = subprocess.Popen(_cli("--console", "stdio", "--clock", "virtual"), stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=ROOT)
+        assert proc.stdin is not None and proc.stdout is not None   # both asked for as pipes
         proc.stdin.write(b"version\n")
         proc.stdin.flush()
         while b'"reply"' not in proc.stdout.readline():
@@ -547,7 +570,7 @@ def startup(rounds: int) -> dict:
         proc.wait()
         return elapsed
 
-    def base():
+    def base() -> float:
         start = time.perf_counter()
         subprocess.run(_python("-c", BASELINE_IMPORTS), check=True, env=ENV, cwd=ROOT)
         return time.perf_counter() - start
@@ -567,7 +590,7 @@ _CLI_HWM = _HWM + ("import runpy\nsys.argv = ['uno-shooter'] + sys.argv[1:]\ntry
                    "    runpy.run_module('shooter', run_name='__main__')\nfinally:\n    _hwm()\n")
 
 
-def _peak_mb(cmd, stdin_bytes: bytes | None = None) -> float:
+def _peak_mb(cmd: list[str], stdin_bytes: bytes | None = None) -> float:
     """Peak RSS in MB of a child that reports it (see _HWM)."""
     with tempfile.TemporaryFile() as feed:
         if stdin_bytes is not None:
@@ -600,7 +623,7 @@ def press_script(presses: int) -> list[str]:
     return lines
 
 
-def rss(rounds: int, presses: int) -> dict:
+def rss(rounds: int, presses: int) -> Figures:
     """Peak RSS of the CLI after a game with ``presses`` presses, against importing the libraries."""
     script = ("\n".join(press_script(presses)) + "\n").encode()
     a, b = alternate(rounds, lambda: _cli_peak_mb(script), _baseline_peak_mb)
@@ -621,10 +644,10 @@ def _context_switches(pid: int) -> int:
     return total
 
 
-def idle_wakeups(seconds: float) -> dict:
+def idle_wakeups(seconds: float) -> Figures:
     """Wake-ups per second of the real-time service with nothing to do (a TCP console, no client):
     every thread's context switches, counted by the kernel. Baseline: Python idle in signal.pause()."""
-    def count(cmd, ready) -> float:
+    def count(cmd: list[str], ready: Callable[[subprocess.Popen[bytes]], None]) -> float:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env=ENV, cwd=ROOT)
         try:
@@ -641,11 +664,13 @@ def idle_wakeups(seconds: float) -> dict:
                 proc.kill()
                 proc.wait()
 
-    def service_ready(proc):
+    def service_ready(proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None   # asked for as a pipe
         while b"TCP console" not in proc.stderr.readline():
             pass
 
-    def base_ready(proc):
+    def base_ready(proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stderr is not None
         proc.stderr.readline()
 
     ours = count(_cli("--console", "tcp:0"), service_ready)
@@ -654,12 +679,12 @@ def idle_wakeups(seconds: float) -> dict:
     return {"ours": round(ours, 2), "baseline": round(base, 2), "seconds": seconds}
 
 
-def long_run(lines: int) -> dict:
+def long_run(lines: int) -> Figures:
     """Peak RSS and the longest garbage collection of one session of ``lines`` lines in virtual time
     (a child process), against the baseline process's RSS."""
     out = subprocess.run(_python(str(Path(__file__)), "--child", "long", str(lines)), check=True,
                          capture_output=True, env=ENV, cwd=ROOT).stdout
-    result = json.loads(out)
+    result: Figures = json.loads(out)
     result["baseline_mb"] = round(_baseline_peak_mb(), 1)
     return result
 
@@ -677,10 +702,10 @@ def _child_long(lines: int) -> None:
     from benchmarks.bench_game import GAME
     from shooter.app import App
     from shooter.config import parse_config
-    pauses = []   # (CPU seconds, wall seconds, generation) of every collection
+    pauses: list[tuple[float, float, int]] = []   # (CPU seconds, wall seconds, generation) of every collection
     started = [0.0, 0.0]
 
-    def on_gc(phase, info):
+    def on_gc(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             started[:] = time.thread_time(), time.perf_counter()
         else:
@@ -688,7 +713,8 @@ def _child_long(lines: int) -> None:
     gc.callbacks.append(on_gc)
     script = ["sim load cards=40"] + GAME + ["status"]
     with App(parse_config({}), sim=True, virtual=True, seed=5, log=lambda m: None) as app:
-        sink = lambda obj: None  # noqa: E731
+        def sink(obj: Figures) -> None:
+            pass
         app.controller.add_sink(sink)
         app.loop.run_until_quiet()
         gc.collect()
@@ -696,7 +722,7 @@ def _child_long(lines: int) -> None:
         start = time.perf_counter()
         for i in range(lines):
             line = script[i % len(script)]
-            app.loop.post(lambda line=line: app.controller.handle_line(line, sink))
+            app.loop.post(functools.partial(app.controller.handle_line, line, sink))
             app.loop.run_until_quiet()
         wall = time.perf_counter() - start
     # A pause is the collector's own CPU time (a shared machine's other processes make wall time
@@ -722,7 +748,7 @@ SIZES = {  # name: full, quick
 }
 
 
-def vision(cards: int) -> dict:
+def vision(cards: int) -> Figures:
     """The recogniser's held-out bench (``uno-shooter cards bench --sim``): ``cards`` per edition, every edition;
     the share of cards read correctly and wrongly, ms per frame the watcher spent. Skipped without the vision
     extra; with ``cards`` 0 (a tiny run) one card of the default edition, its figures not goals."""
@@ -738,7 +764,7 @@ def vision(cards: int) -> dict:
     return bench(records(), seed=1, cards=cards)
 
 
-def sizes(quick: bool, tiny: bool = False) -> dict:
+def sizes(quick: bool, tiny: bool = False) -> dict[str, Any]:
     s = {k: v[1 if quick else 0] for k, v in SIZES.items()}
     if tiny:  # the smoke test: runs everything, measures nothing meaningful
         s.update(press_rounds=1, presses=2, instruction_presses=0, virtual_rounds=1, virtual_presses=2,
@@ -747,10 +773,10 @@ def sizes(quick: bool, tiny: bool = False) -> dict:
     return s
 
 
-def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> dict:
+def run_suite(quick: bool = False, tiny: bool = False, log: Callable[[str], None] = lambda msg: None) -> Figures:
     """Every figure, as one JSON-ready object."""
     s = sizes(quick, tiny)
-    result: dict = {}
+    result: Figures = {}
     log("press path ...")
     paths = press_path(s["press_rounds"], s["presses"])
     result["press_path_ratio"] = {k: v["ratio"] for k, v in paths.items()}
@@ -761,7 +787,8 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     paced = press_path(s["press_rounds"], s["presses"], pause=PERSONS_PAUSE,
                        paths={k: PRESS_PATHS[k] for k in ("no_game", "in_game")})
     log("press path in instructions (callgrind) ...")
-    counted = press_instructions(s["instruction_presses"]) if s["instruction_presses"] else {"skipped": "tiny run"}
+    counted: Figures = (press_instructions(s["instruction_presses"]) if s["instruction_presses"]
+                        else {"skipped": "tiny run"})
     result["press_path_instructions_ratio"] = {k: counted[k]["ratio"] if k in counted else None
                                                for k in INSTRUCTION_PATHS}
     result["press_on_pi_zero_2_ms"] = {k: counted[k]["pi_zero_2_ms"] if k in counted else None
@@ -808,14 +835,14 @@ def run_suite(quick: bool = False, tiny: bool = False, log=lambda msg: None) -> 
     return result
 
 
-def _get(result: dict, key: str):
-    value = result
+def _get(result: Figures, key: str) -> Any:
+    value: Any = result
     for part in key.split("."):
         value = value[part]
     return value
 
 
-def table(result: dict) -> str:
+def table(result: Figures) -> str:
     d = result["details"]
     base_press = d["press_path"]["no_game"]["baseline_us"]
     rows = [("figure", "value", "baseline", "goal", "")]
@@ -875,13 +902,13 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
-def _mark(result, key) -> str:
+def _mark(result: Figures, key: str) -> str:
     met = result["met"].get(key)
     return "" if met is None else ("ok" if met else "MISSED")
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--quick", action="store_true", help="smaller counts (the long session keeps its 100,000 lines)")
     p.add_argument("--child", nargs=2, metavar=("KIND", "N"), help=argparse.SUPPRESS)

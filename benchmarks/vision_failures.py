@@ -25,15 +25,16 @@ from shooter.vision import synthetic
 from shooter.vision.bench import Tally, Timing, held_out
 from shooter.vision.learn import learn_sim
 from shooter.vision.synthetic import Truth
+from sim.camera import Frame, SimCamera
 
 # for each card put down, in order: the camera of its scene and whether a hand was over the pile in its frame
-drops: list[tuple[synthetic.SimCamera, bool]] = []
+drops: list[tuple[SimCamera, bool]] = []
 
 
-class _Recorded(synthetic.SimCamera):
+class _Recorded(SimCamera):
     """The renderer's camera, noting each card put down (the pile grew since its last frame) with its scene."""
 
-    def capture(self):  # type: ignore[no-untyped-def]
+    def capture(self) -> Frame:
         frame = super().capture()
         if len(self.pile) > getattr(self, "_counted", 0):
             self._counted = len(self.pile)
@@ -56,7 +57,8 @@ def main(argv: list[str]) -> int:
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     deck, _ = learn_sim(record, learning_seed)
-    synthetic.SimCamera = _Recorded  # type: ignore[misc]
+    # the renderer builds its cameras by this name: the recording one stands in for it
+    setattr(synthetic, "SimCamera", _Recorded)  # noqa: B010
     failed = 0
 
     def counted(index: int, truth: Truth | None, read: Read | None, frame: Any) -> None:

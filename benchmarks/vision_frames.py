@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
     def kept(*a: Any, **k: Any) -> Any:
         inputs.append((a, k))
         return locate(*a, **k)
-    watcher.locate = kept  # type: ignore[assignment]
+    watcher.locate = kept
     decks = {}
     n, total = 0, 0.0
     for record in records():

@@ -1,4 +1,5 @@
-"""``uno-shooter cards``: learn the deck's faces from the camera, measure the recogniser (docs/vision.md).
+"""``uno-shooter cards``: learn the deck's faces from the camera or from photos, measure the recogniser
+(docs/vision.md).
 
 The parser is built here without numpy or OpenCV; the commands import ``shooter.vision`` (the vision extra)
 only when they run, so a shooter without it still starts as fast, and says in one line what to install.
@@ -18,6 +19,7 @@ from .errors import BadArgument, ConfigError
 if TYPE_CHECKING:
     from .config import Config
     from .editions import Edition
+    from .vision.synthetic import FaceSpec
     from .vision.templates import Deck
 
 NEEDS_EXTRA = "the cards commands need the vision extra (OpenCV and numpy): pip install '.[vision]'"
@@ -34,30 +36,43 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         help="where card-templates.json is kept (default: the config's state.dir; with --sim none)")
     common.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulated scenes (default 1)")
     common.add_argument("--json", action="store_true", help="one JSON object instead of the summary")
-    cards = sub.add_parser("cards", help="learn the deck's faces from the camera; measure the recogniser",
+    cards = sub.add_parser("cards", help="learn the deck's faces from the camera or photos; measure the recogniser",
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            description="The camera over the discard pile (docs/vision.md): learn each face of "
-                                       "your deck once, then measure how well the cards are read.",
+                                       "your deck once (through the camera, or from a folder of photos), then "
+                                       "measure how well the cards are read.",
                            epilog="Examples:\n"
                                   "  uno-shooter cards learn                      # show each card the terminal names\n"
+                                  "  uno-shooter cards learn ~/deck               # photos: red-7.jpg, wild_2.jpg\n"
                                   "  uno-shooter cards learn --sim --state-dir /tmp/s   # the simulated owner shows\n"
                                   "  uno-shooter cards test ~/photos              # red-7.jpg, wild-hit4.png, ...\n"
+                                  "  uno-shooter cards test ~/photos --json --report ~/sheet   # + index.html\n"
                                   "  uno-shooter cards test --sim --seed 3        # a rendered held-out set\n"
                                   "  uno-shooter cards bench --sim --json         # every edition, one JSON object")
     what = cards.add_subparsers(dest="cards_command", required=True, metavar="WHAT")
-    learn = what.add_parser("learn", parents=[common], help="show each face once to the camera; keep the templates",
+    learn = what.add_parser("learn", parents=[common], help="show each face once to the camera, or learn from photos; "
+                                                            "keep the templates",
                             description="The terminal names each face of the deck in turn: put that card on the "
-                                        "pile and leave it still until the next is named. The templates go to "
-                                        "card-templates.json in the state directory (other decks learned are "
-                                        "kept). --sim: the simulated owner shows rendered cards.")
+                                        "pile and leave it still until the next is named. DIR: learn from a folder "
+                                        "of photos instead, named as cards test names them (red-7.jpg, "
+                                        "wild-hit4.png, red-7_2.jpg for another photo of a face; Flip: "
+                                        "dark-wild.jpg), at least one photo of every face and of every colour. "
+                                        "The templates go to card-templates.json in the state directory (other "
+                                        "decks learned are kept). --sim: the simulated owner shows rendered cards.")
+    learn.add_argument("directory", type=Path, nargs="?", metavar="DIR",
+                       help="a folder of photos named by card (instead of the camera)")
     learn.add_argument("--sim", action="store_true", help="learn from the simulated camera's rendered cards")
     test = what.add_parser("test", parents=[common], help="accuracy and time per frame on photos or rendered frames",
                            description="DIR: every photo in it (.jpg, .png, .bmp), named by the card it shows "
                                        "(red-7.jpg, wild-hit4.png, blue-draw-two_2.jpg), read with the learned "
-                                       "templates. --sim: the deck learned from rendered cards, then a held-out "
-                                       "set rendered under conditions the learning never saw.")
+                                       "templates; --json adds the confusion (per face shown: what it was read "
+                                       "as, how many times). --sim: the deck learned from rendered cards, then a "
+                                       "held-out set rendered under conditions the learning never saw.")
     test.add_argument("directory", type=Path, nargs="?", metavar="DIR", help="a folder of photos named by card")
     test.add_argument("--sim", action="store_true", help="rendered frames instead of photos")
+    test.add_argument("--report", type=Path, metavar="OUT",
+                      help="with DIR: write OUT/index.html, a contact sheet of every photo read wrong or unsure "
+                           "or with no card found (what was read, how sure), to see which to retake")
     test.add_argument("--cards", type=int, default=100, metavar="N", help="with --sim: cards put down (default 100)")
     bench = what.add_parser("bench", parents=[common], help="the held-out benchmark over every edition's faces",
                             description="Learn each edition from rendered cards, then read a held-out set per "
@@ -92,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
             held_out_seed(args.seed, args.held_out_seed)   # refused here, in one line, before any work
         if args.cards_command == "test" and (args.directory is None) == (not args.sim):
             raise ConfigError("cards test needs a DIR of photos or --sim (one of them)")
+        if args.cards_command == "learn" and args.directory is not None and args.sim:
+            raise ConfigError("cards learn takes a DIR of photos or --sim, not both")
+        if args.cards_command == "test" and args.report is not None and args.sim:
+            raise ConfigError("--report is for a DIR of photos, not --sim")
     except (ConfigError, BadArgument) as exc:
         print(f"uno-shooter: {exc}", file=sys.stderr)
         return 2
@@ -120,6 +139,8 @@ def _print(result: dict[str, object], as_json: bool, out: TextIO) -> int:
               f"unsure {figures['unsure']}, missed {figures['missed']}", file=out)
     for line in list(result.get("mistakes") or []):  # type: ignore[call-overload]
         print(f"  wrong: {line}", file=out)
+    if result.get("report"):
+        print(f"report             {result['report']}", file=out)
     return 0
 
 
@@ -131,11 +152,16 @@ def _deck(record: Edition, state_dir: Path | None) -> Deck:
 
 
 def _photos(args: argparse.Namespace, record: Edition, state_dir: Path | None) -> int:
-    from .vision.bench import PhotoError, photos
+    from .vision.photos import PhotoError, named_photos, test_photos
+    from .vision.report import ContactSheet
     try:
-        if not args.directory.is_dir():
-            raise PhotoError(f"{args.directory}: no such directory")
-        result = photos(args.directory, _deck(record, state_dir))
+        sheet = None if args.report is None else ContactSheet(args.report, f"cards test {args.directory}: the "
+                                                                         f"photos not read right")
+        named_photos(args.directory, record)   # the folder and every name, before the templates are read
+        result = test_photos(args.directory, _deck(record, state_dir), record,
+                             None if sheet is None else sheet.add)
+        if sheet is not None:
+            result["report"] = str(sheet.write(result))
     except (ConfigError, KeyError, PhotoError) as exc:
         print(f"uno-shooter: {str(exc).strip(chr(39))}", file=sys.stderr)
         return 2
@@ -144,7 +170,18 @@ def _photos(args: argparse.Namespace, record: Edition, state_dir: Path | None) -
 
 def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir: Path | None) -> int:
     from .vision.templates import load, save
-    if args.sim:
+    learned_from = ""
+    missed: list[FaceSpec]
+    if args.directory is not None:
+        from .vision.photos import PhotoError, learn_photos
+        try:
+            deck, used = learn_photos(record, args.directory, warn=lambda line: print(f"uno-shooter: {line}",
+                                                                                     file=sys.stderr))
+        except PhotoError as exc:
+            print(f"uno-shooter: {exc}; nothing was learned", file=sys.stderr)
+            return 2
+        missed, learned_from = [], f" from {used} photo{'s' if used != 1 else ''}"
+    elif args.sim:
         from .vision.learn import learn_sim
         deck, missed = learn_sim(record, args.seed)
     else:
@@ -158,7 +195,7 @@ def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir:
         except KeyboardInterrupt:
             print("\nuno-shooter: interrupted; nothing was saved", file=sys.stderr)
             return 130
-    shown = f"{len(deck.faces)} faces of {record.title} learned"
+    shown = f"{len(deck.faces)} faces of {record.title} learned{learned_from}"
     if missed:
         print(f"uno-shooter: {shown}; not seen: {', '.join(f.name for f in missed)}", file=sys.stderr)
     if state_dir is None:

@@ -22,6 +22,7 @@ from .config import Config, parse_config
 from .editions.records import AIMED_EFFECTS, Edition, Effect, default, lookup
 from .errors import ConfigError
 from .game_results import GameResult
+from .simulate_checks import still_possible
 from .simulate_vision import play_watched, vision_config
 from .table.args import DEFAULT_LIMIT
 
@@ -86,6 +87,7 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
                 replies: list[Message] = []
                 app.loop.post(lambda: app.controller.handle_line(line, replies.append))
                 app.loop.run_until_quiet()
+                still_possible(app, line)
                 return replies[0]
 
             record = lookup(variant, edition)

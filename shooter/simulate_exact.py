@@ -21,6 +21,7 @@ from .app import App
 from .config import Config, parse_config
 from .editions.records import AIMED_EFFECTS, IGNORED, NUMBER, Edition, Effect, lookup
 from .game_results import ExactGameResult
+from .simulate_checks import still_possible
 from .simulate_vision import play_watched, vision_config
 from .table.args import DEFAULT_LIMIT
 
@@ -98,6 +99,7 @@ class _Table:
         answers: list[Message] = []
         self.app.loop.post(lambda: self.app.controller.handle_line(line, answers.append))
         self.app.loop.run_until_quiet()
+        still_possible(self.app, line)
         return answers[0]
 
 

@@ -29,7 +29,8 @@ def loads(data) -> str:
 
 
 @pytest.mark.parametrize("change", [
-    lambda d: d["counting"]["hands"].update({"1": MAX_CARDS}),        # a hand of every card there can be
+    # a hand of every card there can be (decks put together: declared at round start)
+    lambda d: d["counting"].update(deck=MAX_CARDS, hands={"1": MAX_CARDS, "2": 0, "3": 0}),
     lambda d: d["queue"][0].update(cards=MAX_CARDS),                  # an entry owing all of them
     lambda d: d["queue"][0].update(cards=MAX_CARDS, served=MAX_CARDS),  # and all of them shot
 ], ids=["hand", "owed", "served"])
@@ -37,6 +38,20 @@ def test_a_count_at_its_bound_is_a_game_that_loads(owed, change):
     data = copy.deepcopy(owed)
     change(data)
     assert loads(data) == "play"
+
+
+@pytest.mark.parametrize("deck", [None, 112, 150])
+def test_the_hands_hold_together_at_most_the_cards_there_are(owed, deck):   # the edition's deck, or more declared
+    there_are = max(112, deck or 0)
+    at_bound = copy.deepcopy(owed)
+    at_bound["counting"].update(deck=deck, hands={"1": there_are - 14, "2": 7, "3": 7})
+    assert loads(at_bound) == "play"
+    beyond = copy.deepcopy(at_bound)
+    beyond["counting"]["hands"]["3"] = 8
+    with pytest.raises(StateFileError) as info:
+        loads(beyond)
+    assert str(info.value) == (f"Saved table state: game.hands is broken: the hands would hold {there_are + 1} "
+                               f"cards together, more than the {there_are} there are.")
 
 
 def test_the_dealers_shot_behind_another_entry_is_a_broken_queue_named_in_one_line(owed):  # D-DEAL: dealer first

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shooter.errors import CommandError
 from shooter.table import RuleOptions, Table
+from shooter.table.possible import table_impossible
 
 PROTOCOL_CODES = {
     "unknown-command", "bad-argument", "no-game", "wrong-phase", "not-your-turn", "presses-owed", "too-late",
@@ -86,6 +87,7 @@ def apply(table, cmd):
 
 
 def check_consistent(table):
+    assert table_impossible(table) is None   # a possible game of its edition: a save of it is resumed
     status = table.status()
     json.dumps(status)
     owner_seat, reason = table.press_owner()

@@ -12,7 +12,7 @@ import pytest
 from shooter.launcher import TRANSITIONS, Launcher
 
 ROOT = Path(__file__).parent.parent
-PACKAGES = ("hal", "shooter", "sim")
+PACKAGES = ("hal", "shooter", "sim", "benchmarks")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from shooter.errors import BadArgument
+from shooter.vocabulary import Phase
 
 # The ways of scoring a game (shooter/table/scoring.py carries them out); an edition allows some of them.
 WINNER, LOWEST, ELIMINATION = "winner", "lowest", "elimination"
@@ -78,6 +79,8 @@ LIGHT_COLOURS = ("red", "yellow", "green", "blue")
 DARK_COLOURS = ("pink", "teal", "orange", "purple")
 COLOURS = LIGHT_COLOURS + DARK_COLOURS
 REDRAW, APPLY = "redraw", "apply"  # classic's start rules: a non-number first card is void, or it applies
+# The counting family's effects that owe cards, each entry named by its card (exact.py's _x_draw, _x_targeted)
+DEALING_EFFECTS = frozenset({Effect.DRAW, Effect.WILD_DRAW, Effect.TARGETED_DRAW})
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,52 @@ class Edition:
     def counting(self) -> bool:
         """The shooter counts every card (the exit sensor is needed)."""
         return self.family == COUNTING
+
+    # --- what a game of this edition can hold (derived from the fields above; shooter/table/possible.py reads
+    # them to tell a saved game that cannot happen from one that can) --------------------------------------
+    @property
+    def turns_up_first(self) -> bool:
+        """A round starts from a card the dealer turns up (Extreme's ``round start first=``, classic's and
+        Flip's ``first CARD``); All Wild's first card is ignored."""
+        return self.first_card == TURNED_UP
+
+    @property
+    def phases(self) -> frozenset[str]:
+        """The phases a game of it can be in: the counting family waits in ``first`` for a turned-up card."""
+        return frozenset({Phase.DEAL, Phase.PLAY, Phase.SCORING, Phase.OVER,
+                          *((Phase.FIRST,) if self.counting and self.turns_up_first else ())})
+
+    @property
+    def owing_cards(self) -> frozenset[str]:
+        """Its cards (of any side: an entry outlives a flip) whose play owes an entry named by the card: the
+        Extreme family's hits (presses), the counting family's draw cards (cards)."""
+        effects = DEALING_EFFECTS if self.counting else OWING_EFFECTS
+        return frozenset(c.name for c in self.cards().values() if c.effect in effects)
+
+    @property
+    def challengeable_cards(self) -> frozenset[str]:
+        """The cards whose victim may ``challenge`` (none where the edition has no challenge)."""
+        return frozenset(c.name for c in self.cards().values() if c.challengeable) if self.challenges \
+            else frozenset()
+
+    @property
+    def first_owes(self) -> bool:
+        """A first card can owe the seat left of the dealer (``start``): a card that owes presses (the Extreme
+        family: its first-card rules may make any of them owe) or a draw card (the counting family) that the
+        edition turns up and does not send back into the deck."""
+        if not self.turns_up_first:
+            return False
+        effects = OWING_EFFECTS if not self.counting else (Effect.DRAW, Effect.WILD_DRAW)
+        return any(c.effect in effects and c.name not in self.first_void for c in self.sides[0].cards.values())
+
+    def least_deck(self, seats: int) -> int:
+        """The fewest cards a round of ``seats`` seats can be dealt from: every hand and the first card."""
+        return self.hand_size * seats + 1
+
+    def cards_there_are(self, declared: int | None) -> int:
+        """The most cards the hands can hold together: the deck, or the cards declared at round start if the
+        table loaded more (``round start cards=``: decks put together)."""
+        return max(self.deck_size, declared or 0)
 
     @property
     def key(self) -> str:

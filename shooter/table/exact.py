@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from shooter.editions.records import IGNORED, NUMBER, REDRAW, TURNED_UP, DeckCard, Effect, default
+from shooter.editions.records import IGNORED, NUMBER, REDRAW, DeckCard, Effect, default
 from shooter.vocabulary import EventName, HandsReason, Reason
 
 from .base import Snapshot, TableBase, began_turn
@@ -78,7 +78,7 @@ class ExactRules(TableBase):
 
     # --- the deal and the first card ----------------------------------------------
     def _turns_up_first(self, **_: Any) -> bool:
-        return self.record.first_card == TURNED_UP
+        return self.record.turns_up_first
 
     def _deal(self, dealer: int, cards: int) -> None:
         # D-DEAL: 7 cards per seat (the edition's hand), one counted shot each, from the dealer's left

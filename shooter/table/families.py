@@ -220,7 +220,7 @@ class CountingFamily(RulesFamily):
             raise BadArgument("first= goes only with variant=extreme; here send first CARD "
                                                "once the first card is turned up.")
         deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
-        least = t.record.hand_size * len(g.in_game) + 1
+        least = t.record.least_deck(len(g.in_game))
         deck_cards = whole(least, MAX_CARDS)("cards", t.record.deck_size if cards is None else cards)
         return t._run(None, "begin_round", dealer=deals, cards=deck_cards, announce=True, forget="deal")
 

@@ -33,8 +33,9 @@ from shooter.errors import StateFileError
 
 from .base import UNDO_BLOCKED, UNDO_LEVELS
 from .options import RuleOptions
+from .possible import impossible_nested, record_of
 from .resume import still_owed
-from .state import MAX_CARDS, PARTS, ShotOut, load_snapshot, snapshot
+from .state import MAX_CARDS, PARTS, GameState, ShotOut, load_snapshot, snapshot
 
 if TYPE_CHECKING:
     from .core import TableCore
@@ -173,6 +174,7 @@ def _table_from_dict(make: Callable[[RuleOptions], Table], data: object, countin
     table = make(options)
     if data["game"] is not None:
         table.game, phase = load_snapshot(data["game"], "game")
+        possible(table.game, phase, "game")
         if table.game.exact and not counting:
             # the cards of an exact game are counted (the sensor rule: exact.py); without it nothing goes on
             raise StateFileError(f"{WHAT}: a {table.game.variant} game counts its cards with the card-exit "
@@ -198,6 +200,17 @@ def _table_from_dict(make: Callable[[RuleOptions], Table], data: object, countin
     # table confirms the hand or a press finishes the entry (Table.interrupted)
     table.interrupted = shot or interrupted
     return table
+
+
+def possible(game: GameState, phase: str, where: str) -> None:
+    """A saved game (``where``: the game, an undo level) must be a possible game of its edition
+    (shooter/table/possible.py), else a StateFileError in one line: the file is set aside like a corrupt one."""
+    record = record_of(game)
+    problem = impossible_nested(game, phase, record) if record is not None else \
+        f"no edition {game.variant} {game.edition} is registered"
+    if problem is not None:
+        title = record.title if record is not None else game.variant
+        raise StateFileError(f"{WHAT}: {where} is not a possible game of {title}: {problem}.")
 
 
 def _shot(table: Table, value: object, key: str) -> ShotOut | None:
@@ -234,5 +247,6 @@ def _history(value: object, have_game: bool) -> list[dict[str, Any]]:
             raise StateFileError(
                 f"Saved table state: history[{i}] must be an object with an undoable command and a game.")
         game, phase = load_snapshot(entry["game"], f"history[{i}].game")
+        possible(game, phase, f"history[{i}].game")
         history.append({"command": entry["command"], "game": snapshot(game, phase)})
     return history

@@ -26,6 +26,7 @@ from shooter.editions.records import (
     FORMAT1_VARIANT,
     Names,
     family_of,
+    lookup,
 )
 from shooter.errors import StateFileError
 from shooter.vocabulary import Phase, Reason
@@ -328,7 +329,8 @@ DEALER_REASONS = (Reason.DEAL, Reason.FIRST)  # the dealer's own shots: served w
 
 def count_problem(game: GameState) -> tuple[str, str] | None:
     """What is wrong with an exact game's counts (the field, the problem), or None: every hand and every
-    owed entry a count the cards can have (an entry still owes 1.. cards, or until the colour), the dealer's
+    owed entry a count the cards can have (an entry still owes 1.. cards, or until the colour), the hands
+    together no more cards than there are (the edition's deck, or more declared at round start), the dealer's
     own shots ahead of every other entry. The table refuses a command that would break this
     (``Table._run``) and the loader a state file that does (the one rule for both)."""
     hands = game.hands
@@ -336,6 +338,10 @@ def count_problem(game: GameState) -> tuple[str, str] | None:
         for seat, held in hands.items():
             if not 0 <= held <= MAX_CARDS:
                 return "hands", f"seat {seat} would hold {held} cards"
+        there_are = lookup(game.variant, game.edition).cards_there_are(game.deck)
+        held = sum(hands.values())
+        if held > there_are:
+            return "hands", f"the hands would hold {held} cards together, more than the {there_are} there are"
     dealt = True
     for entry in game.queue:
         if entry.exact and entry.cards is not None and not 1 <= entry.cards <= MAX_CARDS:

@@ -10,6 +10,9 @@ The API (docs/vision.md):
 - learning: :func:`learn` (features of each face shown -> a :class:`Deck`), :func:`learn_sim` (from the rendered
   learning set); the templates file: :func:`load_templates` / :func:`save_templates` (``card-templates.json`` in
   the state directory, through ``Store.load_or_set_aside``), :class:`Templates` ``.deck(edition_key)``.
+- the owner's photos (``cards learn DIR``, ``cards test DIR``): :mod:`shooter.vision.photos` (``learn_photos``,
+  ``test_photos``, the naming rule), :mod:`shooter.vision.report` (the contact sheet), :mod:`shooter.vision.phone`
+  (phone photos rendered by the simulated camera, to measure them on).
 - rendered sets from the edition records, in one call each: :func:`learning_set`, :func:`held_out_set`
   (:func:`faces_of` lists an edition's faces).
 

@@ -1,5 +1,6 @@
-"""Measuring the recogniser: on the rendered held-out set (``cards bench --sim``, ``cards test --sim``) and on
-the owner's own photos (``cards test DIR``).
+"""Measuring the recogniser: on the rendered held-out set (``cards bench --sim``, ``cards test --sim``); the
+owner's own photos (``cards test DIR``) are read in :mod:`shooter.vision.photos`, counted by the same
+:class:`Tally`.
 
 A held-out run learns each edition from its learning set (seed ``seed``), then feeds the watcher every frame of
 the held-out set (seed ``seed + 1000``, conditions the learning never saw) and counts, per card put down, whether
@@ -13,10 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from sim.camera import HELD_OUT, LEARNING
 
@@ -27,7 +25,7 @@ from ..reads import Read
 from .learn import learn_sim
 from .synthetic import Truth, held_out_set
 from .templates import Deck
-from .watcher import PileWatcher, read_still
+from .watcher import PileWatcher
 
 
 @dataclass
@@ -79,6 +77,15 @@ class Timing:
     read_frames: int = 0
     read_seconds: float = 0.0
     worst: float = 0.0
+
+    def took(self, spent: float, read: bool) -> None:
+        """One frame (or photo) looked at for ``spent`` seconds; ``read``: a card was read in it."""
+        self.frames += 1
+        self.seconds += spent
+        self.worst = max(self.worst, spent)
+        if read:
+            self.read_frames += 1
+            self.read_seconds += spent
 
     def figures(self) -> dict[str, Any]:
         return {"frames": self.frames,
@@ -165,46 +172,3 @@ def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None =
             "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": held, "exposure": exposure,
             "learning_settings": asdict(LEARNING), "held_out_settings": asdict(HELD_OUT)}
 
-
-class PhotoError(Exception):
-    """A photo of ``cards test DIR`` that cannot be used (its name, its content), said in one line."""
-
-
-def photo_truth(path: Path, deck: Deck, colours: Iterable[str]) -> Truth:
-    """The card a photo's file name names: ``red-7.jpg``, ``wild-hit4.png``, ``blue-draw-two_2.jpg``."""
-    stem = path.stem.lower().split("_")[0]
-    names = {f.name for f in deck.faces}
-    for colour in sorted(colours, key=len, reverse=True):
-        if stem.startswith(colour + "-") and stem[len(colour) + 1:] in names:
-            return Truth(stem[len(colour) + 1:], colour, None)
-    if stem.startswith("wild-") and stem[5:] in names:
-        return Truth(stem[5:], None, None)
-    if stem in names:
-        return Truth(stem, None, None)
-    raise PhotoError(f"{path.name}: no card of this deck is named {stem!r} (name photos like red-7.jpg, "
-                     f"wild-hit4.png: a colour, a dash, the card's name)")
-
-
-def photos(directory: Path, deck: Deck) -> dict[str, Any]:
-    """Every photo in ``directory`` read as a still (``read_still``): the tally and the time per photo."""
-    import cv2
-    if not directory.is_dir():
-        raise PhotoError(f"{directory}: no such directory")
-    files = sorted(p for p in directory.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"))
-    if not files:
-        raise PhotoError(f"{directory}: no photos (.jpg, .jpeg, .png, .bmp) in it")
-    colours = {c for inks in deck.inks.values() for c in inks if c}
-    truths = [(p, photo_truth(p, deck, colours)) for p in files]   # every name checked before any is read
-    tally, timing = Tally(), Timing()
-    for path, truth in truths:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise PhotoError(f"{path.name}: not an image OpenCV can read")
-        start = time.thread_time()
-        read = read_still(deck, np.asarray(image, np.uint8))
-        spent = time.thread_time() - start
-        timing.frames += 1
-        timing.seconds += spent
-        timing.worst = max(timing.worst, spent)
-        tally.count(read, truth)
-    return {**tally.figures(), **timing.figures(), "mistakes": tally.mistakes[:20]}

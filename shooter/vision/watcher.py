@@ -636,10 +636,22 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
                 unsure=confidence < settings.sure, quad=quad)
 
 
-def read_still(deck: Deck, photo: Frame, region: Region | None = None,
-               settings: WatchSettings = WatchSettings()) -> Read | None:
+@dataclass(frozen=True)
+class StillCard:
+    """The top card of one photo, straightened (``card``), where it lies in the photo (``quad``) and whether
+    its outline was moved onto the card's own edges (``exact``; else what was straightened may be partly
+    another card)."""
+
+    card: npt.NDArray[np.uint8]
+    quad: Quad
+    exact: bool
+
+
+def still_card(photo: Frame, region: Region | None = None,
+               settings: WatchSettings = WatchSettings()) -> StillCard | None:
     """The top card of one photo (no earlier view): the one whole card-shaped field inside a white border
-    (:func:`~shooter.vision.card.still_outline`); None when no card is found."""
+    (:func:`~shooter.vision.card.still_outline`), straightened; None when no card is found. ``cards test DIR``
+    reads it, ``cards learn DIR`` learns from it."""
     x, y, w, h = region or (0, 0, photo.shape[1], photo.shape[0])
     view = photo[y:y + h, x:x + w]
     quad = still_outline(view, settings.min_card_share * w * h * 0.25)
@@ -649,5 +661,13 @@ def read_still(deck: Deck, photo: Frame, region: Region | None = None,
     card = rectify(view, quad if fitted is None else fitted)
     if card.shape[:2] != (SIZE[1], SIZE[0]):  # pragma: no cover - rectify's size is fixed
         return None
-    return classify(deck, features(card), (quad if fitted is None else fitted) + np.asarray([x, y], np.float32),
-                    settings, exact=fitted is not None)
+    return StillCard(card, (quad if fitted is None else fitted) + np.asarray([x, y], np.float32), fitted is not None)
+
+
+def read_still(deck: Deck, photo: Frame, region: Region | None = None,
+               settings: WatchSettings = WatchSettings()) -> Read | None:
+    """The top card of one photo (:func:`still_card`) read with ``deck``; None when no card is found."""
+    found = still_card(photo, region, settings)
+    if found is None:
+        return None
+    return classify(deck, features(found.card), found.quad, settings, exact=found.exact)
