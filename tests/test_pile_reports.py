@@ -167,7 +167,9 @@ def test_a_confirmed_play_the_rules_refuse_is_the_taps_refusal_and_the_read_stil
     reply = rig.send("seen confirm id=1 target=1 colour=red")[0]   # at its own player: the rules say no
     assert reply["ok"] is False and reply["error"] == "bad-argument"
     assert rig.status()["camera"]["waiting"][0]["id"] == 1 and rig.status()["game"]["current"] == 1
-    assert rig.send("seen confirm id=1 target=2")[1]["line"] == "play extreme-hit seat=1 target=2"
+    # a refused tap changes nothing: the colour it named is not kept, the next tap is asked for it again
+    assert rig.send("seen confirm id=1 target=2")[0]["asks"] == ["colour"]
+    assert rig.send("seen confirm id=1 colour=red")[1]["line"] == "play extreme-hit seat=1 target=2"
 
 
 def test_a_card_read_while_one_waits_waits_behind_it_and_is_played_after_it(rigs):
