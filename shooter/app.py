@@ -28,6 +28,7 @@ from .pile_reports import PileSettings, Report
 from .scheduler import PROFILES, Scheduler, profile_from_config
 from .seat_names import SavedNames
 from .table import RuleOptions, Table
+from .tap_ids import TapIds
 
 if TYPE_CHECKING:
     from .config import CameraConfig
@@ -73,6 +74,8 @@ class App:
             table = self._restore(config)
             # the seat names as saved (their own file, beside the game's; read-only while the game is in memory)
             saved_names, names = SavedNames.restore(state_dir, writable=self.store is not None, log=self.log)
+            # the ids a person taps (reads, pairing requests): never given twice, across restarts too
+            self.ids = TapIds.restore(state_dir, writable=self.store is not None, log=self.log)
             self.controller = Controller(
                 loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config), commands=COMMANDS,
                 launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
@@ -81,7 +84,8 @@ class App:
                 rules=RuleOptions(**config.rules), calibration=self.calibration, config=file_config,
                 hardware_info=self.hardware_info, saved_names=saved_names, names=names,
                 pile=None if config.camera is None else PileSettings(Report(config.camera.report),
-                                                                     config.camera.threshold))
+                                                                     config.camera.threshold),
+                ids=self.ids)
             self.controller.start()
             self.camera: PileCamera | None = None
             if config.camera is not None:
@@ -174,7 +178,7 @@ class App:
         from .web.pairing import TOKENS_FILE, Pairing
         from .web.server import WebConsole  # aiohttp: only imported when the web console is on
         store = Store(self.state_dir, name=TOKENS_FILE) if self.state_dir is not None else None
-        self.controller.web.open(Pairing(self.clock, store, log=self.log))
+        self.controller.web.open(Pairing(self.clock, store, log=self.log, ids=self.ids))
         web = WebConsole(self.controller, post=self.loop.post, host=host, port=port,
                          max_connections=max_connections, log=self.log)
         web.start()

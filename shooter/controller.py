@@ -41,6 +41,7 @@ from .scheduler import Scheduler
 from .seats import SeatAngles, Seats, spread_between
 from .sim_commands import SimulatedHardware
 from .table import RuleOptions, Table
+from .tap_ids import TapIds
 from .vocabulary import EventName, FaultReason, Lid, Reason
 
 if TYPE_CHECKING:
@@ -68,13 +69,15 @@ class Controller:
                  storage: dict[str, Any] | None = None, rules: RuleOptions | None = None,
                  calibration: Calibration | None = None, config: Config | None = None,
                  hardware_info: dict[str, str] | None = None, saved_names: SavedNames | None = None,
-                 names: dict[int, str] | None = None, pile: PileSettings | None = None) -> None:
+                 names: dict[int, str] | None = None, pile: PileSettings | None = None,
+                 ids: TapIds | None = None) -> None:
         """``world``: the simulator's (``--sim``), which the ``sim`` commands drive; ``storage``: {"mode":
         "memory", "path", "message"} when the game cannot be saved; ``rules``: the config's [rules], with which
         every new game starts; ``calibration``, ``config`` (as the file gave it, before the calibration) and
         ``hardware_info`` (the pin factory and servo backend in use): bring-up's; ``saved_names`` and ``names``:
         the seat names' file in the state directory and the names read from it; ``pile``: how the camera's
-        reads of the discard pile are reported (off unless given)."""
+        reads of the discard pile are reported (off unless given); ``ids``: the ids a person taps (reads,
+        pairing requests), kept in the state directory (in memory unless given)."""
         self.loop = loop
         self.clock = loop.clock
         self.hw = hw
@@ -101,8 +104,9 @@ class Controller:
                                hardware=dict(hardware_info or {}))
         self.web = Web(table=table, events=self.events, beeper=hw.beeper, button=hw.button, lid=hw.lid,
                        saved_names=saved_names, names=names)
+        self.ids = ids or TapIds()
         self.pile = PileReports(table=table, events=self.events, handle_line=self.handle_line,
-                                run_line=self.run_line, settings=pile or PileSettings())
+                                run_line=self.run_line, settings=pile or PileSettings(), ids=self.ids)
         # each command's part (dispatch.Handler.part): the handler is called with it
         self.parts: dict[type, object] = {Controller: self, Desk: self.desk, Bringup: self.bringup,
                                           Web: self.web, SimulatedHardware: self.sim, PileReports: self.pile}

@@ -35,6 +35,7 @@ class ErrorCode(StrEnum):
     INTERNAL = "internal"
     NOT_PAIRED = "not-paired"
     RATE_LIMITED = "rate-limited"
+    GONE = "gone"
     # the counting family's (docs/protocol.md, exact variants)
     NO_EXIT_SENSOR = "no-exit-sensor"
     ALREADY_DRAWN = "already-drawn"
@@ -140,6 +141,12 @@ class NotPaired(_Named):
 
 class RateLimited(_Named):
     CODE = ErrorCode.RATE_LIMITED
+
+
+class Gone(_Named):
+    """A tap for an id given before that no longer waits (shooter.tap_ids): a read, a request, a paired browser."""
+
+    CODE = ErrorCode.GONE
 
 
 class NoExitSensor(_Named):

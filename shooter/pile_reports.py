@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 from .access import Caller, Link
 from .dispatch import Reply
 from .editions.records import AIMED_EFFECTS, NUMBER, DeckCard
-from .errors import BadArgument, CommandError
+from .errors import BadArgument, CommandError, Gone
 from .events import Broadcast, Sink
 from .table import Table
+from .tap_ids import READ, TapIds
 from .vocabulary import EventName, SeenOutcome
 
 if TYPE_CHECKING:  # reads come from the camera's modules: a start-up without a camera need not load this one
@@ -92,7 +93,7 @@ class PileReports:
     """The camera's reports to the table (see the module docstring): the reads waiting and the counts."""
 
     def __init__(self, *, table: Table, events: Broadcast, handle_line: LineHandler, run_line: LineRunner,
-                 settings: PileSettings = PileSettings()) -> None:
+                 settings: PileSettings = PileSettings(), ids: TapIds | None = None) -> None:
         self.table = table
         self.events = events
         self._handle_line = handle_line
@@ -103,7 +104,7 @@ class PileReports:
         self.counts: Counter[str] = Counter()
         self.unavailable: str | None = None   # why the configured camera could not be opened (status says so)
         self.on_typed: Callable[[], None] | None = None   # a play typed with no read waiting (the camera's)
-        self._ids = 0
+        self.ids = ids or TapIds()   # a read's id is never given twice, across restarts too (shooter.tap_ids)
 
     # ---- reads, on the loop ----
     def take(self, read: Read) -> None:
@@ -116,10 +117,10 @@ class PileReports:
             # the next card's colour is the colour the wild's player named (it had to be played on it):
             # the wild is reported first, then this card
             head.named, head.by = read.colour, "card"
-        self._ids += 1
+        n = self.ids.give(READ)   # on disk before the `seen` event that shows it
         # the reader's own doubt (read.unsure) is asked even when its confidence clears the table's threshold
         sure = self.settings.report is Report.AUTO and not read.unsure and read.confidence >= self.settings.threshold
-        self.waiting.append(Waiting(self._ids, read, sure, read.card, read.colour))
+        self.waiting.append(Waiting(n, read, sure, read.card, read.colour))
         self._next()
 
     def typed(self, caller: Caller) -> None:
@@ -215,6 +216,8 @@ class PileReports:
         w = next((w for w in self.waiting if w.id == id), None)
         if w is None:
             known = ", ".join(str(w.id) for w in self.waiting) or "none"
+            if self.ids.given(READ, id):   # shown once (this run or one before), reported since: a stale page's tap
+                raise Gone(f"read {id} is gone: it was reported, or shown before a restart (waiting: {known})")
             raise BadArgument(f"no read {id} waits (waiting: {known})")
         if w is not self.waiting[0]:
             first = self.waiting[0].id

@@ -12,11 +12,12 @@ from shooter.bringup.calibration import CALIBRATION_FILE
 from shooter.config import parse_config
 from shooter.persist import STATE_FILE, Store
 from shooter.seat_names import NAMES_FILE
+from shooter.tap_ids import IDS_FILE, READ
 from shooter.web.pairing import TOKENS_FILE, Pairing
 from tests.conftest import run_console
 from tests.test_persistence import GAME
 
-FILES = (STATE_FILE, NAMES_FILE, CALIBRATION_FILE, TOKENS_FILE)
+FILES = (STATE_FILE, NAMES_FILE, CALIBRATION_FILE, TOKENS_FILE, IDS_FILE)
 
 
 def good_contents(tmp_dir: Path) -> dict[str, bytes]:
@@ -31,6 +32,8 @@ def good_contents(tmp_dir: Path) -> dict[str, bytes]:
         CALIBRATION_FILE: json.dumps({"seat_angles": {"2": [-45.0, 45.0]}, "motor": {"spin_up": 0.05}}).encode(),
         TOKENS_FILE: json.dumps({"tokens": [{"id": 3, "hash": "ab" * 32, "label": "iPhone"}],
                                  "next_id": 7}).encode(),
+        IDS_FILE: json.dumps({"format": "uno-shooter/tap-ids", "version": 1,
+                              "next": {"read": 18, "request": 3}}).encode(),
     }
 
 
@@ -39,7 +42,9 @@ def loaded(app: App) -> dict[str, bool]:
     controller = app.controller
     return {STATE_FILE: controller.table.game is not None, NAMES_FILE: bool(controller.web.names),
             CALIBRATION_FILE: bool(app.calibration.seat_angles),
-            TOKENS_FILE: bool(controller.pairing is not None and controller.pairing.status()["paired"])}
+            TOKENS_FILE: bool(controller.pairing is not None and controller.pairing.status()["paired"]),
+            # the next read is the file's 18 (not 1, nor where ids start when the file was set aside)
+            IDS_FILE: controller.ids.given(READ, 17) and not controller.ids.given(READ, 18)}
 
 
 def start(state_dir: Path, log, *, web: bool = True) -> dict[str, bool]:

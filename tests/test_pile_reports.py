@@ -104,7 +104,10 @@ def test_a_tap_picks_an_alternative_or_rejects_the_read(rigs):
     reply, closed = rig.send("seen reject id=2")
     assert reply == {"reply": "seen", "ok": True, "id": 2} and closed["outcome"] == "rejected"
     assert rig.status()["game"] == before and rig.status()["camera"]["waiting"] == []
-    assert rig.send("seen confirm id=2")[0]["message"] == "no read 2 waits (waiting: none)"
+    gone = rig.send("seen confirm id=2")[0]   # shown once, rejected since: gone (not a read never shown)
+    assert (gone["error"], gone["message"]) == (
+        "gone", "read 2 is gone: it was reported, or shown before a restart (waiting: none)")
+    assert rig.send("seen confirm id=3")[0]["message"] == "no read 3 waits (waiting: none)"
 
 
 def test_ask_mode_asks_for_every_read_however_sure(rigs):

@@ -136,7 +136,8 @@ def test_a_paired_phone_approves_the_request_it_names_while_another_waits():
         assert (await web.send(guest, "press"))["ok"]
         assert (await web.send(eve, "press"))["error"] == "not-paired"
         assert web.controller.pairing.waiting_count == 1  # eve still waits, to be refused or to time out
-        assert (await web.send(owner, f"pair approve request={asked['request']}"))["error"] == "bad-argument"
+        # granted already: gone (a second tap of the same request on a stale page)
+        assert (await web.send(owner, f"pair approve request={asked['request']}"))["error"] == "gone"
     run_web(body)
 
 

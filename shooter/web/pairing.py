@@ -30,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BadArgument, RateLimited
+from ..errors import BadArgument, Gone, RateLimited
 from ..events import stamp
+from ..tap_ids import REQUEST, TapIds
 from ..vocabulary import EventName, PairingReason
 from .tokens_file import LABEL_LENGTH, Token, tokens_from_dict
 
@@ -113,7 +114,7 @@ class Request:
     """A browser waiting to be paired: ``deliver`` gets its token (or the news that it was not)."""
 
     deliver: Callable[[dict[str, Any]], None]
-    number: int          # the request's own number, never given twice while the controller runs
+    number: int          # the request's own number, never given twice (shooter.tap_ids: across restarts too)
     address: str         # the client's address (one request waiting per address)
     device: str          # the kind of device, in words
     name: str | None     # what the person typed, shortened
@@ -143,13 +144,14 @@ class Grant:
 class Pairing:
     """Pending pair requests and granted tokens (on the loop)."""
 
-    def __init__(self, clock: Clock, store: Store | None = None, log: Callable[[str], None] = lambda m: None) -> None:
+    def __init__(self, clock: Clock, store: Store | None = None, log: Callable[[str], None] = lambda m: None,
+                 ids: TapIds | None = None) -> None:
         self.clock = clock
         self._log = log
         self._store = store      # a persist.Store for TOKENS_FILE, or None (kept in memory)
         self._pending: list[Request] = []
         self._recent: dict[str, deque[float]] = {}   # address -> times of its recent requests
-        self._next_request = 1
+        self.ids = ids or TapIds()   # a request's number is never given twice, across restarts too
         self._tokens: list[Token] = []
         self.on_revoke: Callable[[int], None] = lambda token_id: None
         self._next_id = 1                 # ids are never reused: the next pairing's
@@ -176,8 +178,8 @@ class Pairing:
         self.cancel(deliver)  # a new request from the same browser replaces its old one
         for old in [r for r in self._pending if r.address == address]:  # ... and one from its address
             self._end(old, _refusal(PairingReason.REPLACED, REPLACED, now))
-        req = Request(deliver, self._next_request, address, device, name, now + WINDOW, on_grant=on_grant)
-        self._next_request += 1
+        number = self.ids.give(REQUEST)   # on disk before the reply that shows it
+        req = Request(deliver, number, address, device, name, now + WINDOW, on_grant=on_grant)
         req.timer = self.clock.call_at(req.deadline, lambda: self._expire(req), idle=True, name="pair-window")
         self._pending.append(req)
         return req
@@ -256,6 +258,9 @@ class Pairing:
         req = next((r for r in self._live() if r.number == number), None)
         if req is None:
             known = ", ".join(str(r.number) for r in self._live()) or "none"
+            if self.ids.given(REQUEST, number):   # asked once (this run or one before), ended since
+                raise Gone(f"request {number} is gone: it was granted, refused, replaced or timed out, or asked "
+                           f"before a restart (waiting: {known})")
             raise BadArgument(f"no request {number} is waiting (waiting: {known})")
         return req
 
@@ -294,6 +299,8 @@ class Pairing:
     def revoke(self, token_id: int) -> None:
         if not self.valid(token_id):
             known = ", ".join(str(t["id"]) for t in self._tokens) or "none"
+            if token_id < self._next_id:   # paired once, unpaired or evicted since
+                raise Gone(f"paired browser {token_id} is gone: it was unpaired (paired: {known})")
             raise BadArgument(f"no paired browser with id {token_id} (paired: {known})")
         self._tokens = [t for t in self._tokens if t["id"] != token_id]
         self._save()
