@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import asdict
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +25,9 @@ from shooter.app import App
 from shooter.commands import COMMANDS
 from shooter.config import parse_config
 from shooter.editions.records import COLOURS, Edition, records
+from shooter.i18n import detail_key
 from shooter.pile_reports import CAMERA, PileSettings, Report
-from shooter.protocol import Spec
+from shooter.protocol import MAX_LINE_BYTES, Spec
 from shooter.reads import Read
 
 # every edition of the registry: (variant, edition=) as `game new` takes them
@@ -34,9 +36,10 @@ SETUPS: tuple[Edition, ...] = tuple(records())
 # values an option may be given, by its name: refused ones mostly (out of range, not a seat, gone ids), some fine
 VALUES: dict[str, tuple[str, ...]] = {
     "seat": ("1", "2", "3", "4", "9", "0", "x"), "target": ("1", "2", "3", "7"), "id": ("1", "2", "3", "5", "99"),
-    "request": ("1", "2", "7"), "pick": ("0", "1", "2", "5"), "cards": ("0", "1", "3", "30", "600", "5,skip"),
+    "request": ("1", "2", "7"), "pick": ("0", "1", "2", "5"),
+    "cards": ("0", "1", "3", "30", "600", "5,skip", "9,9,9,9,9,9,9,9,9", "number", "zz", ",".join(["wild"] * 130)),
     "players": ("1", "2", "3", "4", "11"), "dealer": ("1", "3", "9", "random", "x"), "points": ("0", "10", "-1"),
-    "hand": ("0", "3", "-2"), "current": ("1", "2", "9"), "direction": ("cw", "ccw", "up"),
+    "hand": ("0", "3", "-2", "200"), "current": ("1", "2", "9"), "direction": ("cw", "ccw", "up"),
     "side": ("light", "dark", "top"), "colour": ("red", "blue", "teal", "black"), "hold": ("0", "3", "99"),
     "seconds": ("0", "1", "-1"), "angle": ("0", "45", "400"), "result": ("guilty", "innocent", "maybe"),
     "first": ("5", "skip", "wild", "flip", "zz"), "edition": ("2016", "2010", "1999"),
@@ -75,16 +78,18 @@ class Rig:
     """One controller on the simulator (virtual clock) with a state directory, a pairing open (no server), the
     camera's reports in ``report`` mode, a paired phone and a watching browser."""
 
-    def __init__(self, state_dir: Path, record: Edition, report: Report, seed: int) -> None:
+    def __init__(self, state_dir: Path, record: Edition, report: Report, seed: int, *,
+                 exit_sensor: bool = True) -> None:
         config = parse_config({})
         self.state_dir = state_dir
         self.record = record
-        self.app = App(config, sim=True, virtual=True, seed=seed, state_dir=state_dir, log=lambda m: None)
+        self.app = App(config, sim=True, virtual=True, seed=seed, state_dir=state_dir, log=lambda m: None,
+                       exit_sensor=exit_sensor)
         self.controller = c = self.app.controller
         c.pile.settings = PileSettings(report, 0.9)
         from shooter.persist import Store
         from shooter.web.pairing import TOKENS_FILE, Pairing
-        c.web.open(Pairing(self.app.clock, Store(state_dir, name=TOKENS_FILE)))
+        c.web.open(Pairing(self.app.clock, Store(state_dir, name=TOKENS_FILE), ids=self.app.ids))
         self.phone = Caller(Link.WEB, address="10.0.0.2", device="iPhone")
         self.watcher = Caller(Link.WEB, address="10.0.0.3", device="Android phone")
         self.app.loop.run_until_quiet()
@@ -153,7 +158,7 @@ class Rig:
         """Everything a refused line must leave as it was (see the module docstring), comparable with ==."""
         c, world = self.controller, self.app.world
         launcher, pile, pairing = c.launcher, c.pile, c.web.pairing
-        assert world is not None and pairing is not None
+        assert world is not None
         files = {p.name: p.read_bytes() for p in sorted(self.state_dir.iterdir()) if p.is_file()}
         return {
             "table": c.table.to_dict(), "phase": c.table.phase, "options": asdict(c.table.options),
@@ -165,8 +170,10 @@ class Rig:
             "reads": [repr(w) for w in pile.waiting], "last": pile.last, "counts": dict(pile.counts),
             "world": {"magazine": len(world.launcher.magazine), "pile": [repr(card) for card in world.pile],
                       "side": world.pile_side, "lid": world.lid_open},
-            "pairing": json.dumps(pairing.status(), sort_keys=True), "tokens": repr(pairing._tokens),
-            "names": dict(c.web.names), "status": json.dumps(c.cmd_status(), sort_keys=True, default=str),
+            "pairing": None if pairing is None else json.dumps(pairing.status(), sort_keys=True),
+            "tokens": None if pairing is None else repr(pairing._tokens),
+            "ids": repr(c.ids._next), "names": dict(c.web.names),
+            "status": json.dumps(c.cmd_status(), sort_keys=True, default=str),
             "files": files,
         }
 
@@ -175,3 +182,220 @@ class Rig:
 
     def close(self) -> None:
         self.app.close()
+
+
+# ---- the sweep: every command of the table, from every source, in many situations ------------------------------
+
+def mangle(line: str, rng: random.Random) -> bytes:
+    """``line`` broken by one of the protocol's line rules (docs/protocol.md, Input): a word no command has, the
+    command's first word alone, too long, not UTF-8, a control character, an option twice or without a value, no
+    command word."""
+    first, *rest = line.split(" ")
+    options = [w for w in rest if "=" in w] or ["x=1"]
+    broken = rng.choice((
+        f"no-such-{first} {' '.join(rest)}", first if len(line.split(" ")) > 1 else f"{first} extra",
+        line + " " + "x" * (MAX_LINE_BYTES + 1), line + " \udcff", line + " \x07", f"{line} {options[0]} {options[0]}",
+        f"{line} seat=", " ".join(options)))
+    return broken.encode("utf-8", "surrogateescape")
+
+
+def difference(before: Any, after: Any) -> str:
+    """What changed, in a few words (the items of a list or a dict that differ)."""
+    if isinstance(before, list) and isinstance(after, list):
+        pairs = [(b, a) for b, a in zip(before, after, strict=False) if b != a]
+        return repr(pairs or (before[len(after):], after[len(before):]))
+    if isinstance(before, dict) and isinstance(after, dict):
+        return repr({k: (before.get(k), after.get(k)) for k in {*before, *after} if before.get(k) != after.get(k)})
+    return f"{before!r:.300} -> {after!r:.300}"
+
+
+def probe(rig: Rig, line: str | bytes, caller: Caller, *, settle: bool = True) -> tuple[dict[str, Any], str | None]:
+    """Send ``line`` from ``caller``: its reply, and what a refusal changed (None: nothing, or it was taken).
+    ``settle`` False: no time lets pass before it (a shot under way stays under way)."""
+    if settle:
+        rig.settle()
+    before = rig.view()
+    replies: list[dict[str, Any]] = []
+    rig.app.loop.post(lambda: rig.controller.handle_line(line, replies.append, caller))
+    rig.app.loop.run_pending()
+    reply = replies[0] if replies else {}
+    problem = None
+    if reply.get("ok") is False:
+        after = rig.view()
+        changed = sorted(k for k in before if before[k] != after[k])
+        if changed:
+            problem = (f"{line!r:.120} from {caller.link} refused ({reply['error']}: {reply['message']}) changed "
+                       f"{changed}: {difference(before[changed[0]], after[changed[0]])}")
+    if settle:
+        rig.settle()
+    return reply, problem
+
+
+@dataclass
+class Tally:
+    """What a sweep sent and how the table answered: per command, per source, per error code and message."""
+
+    sent: Counter[str] = field(default_factory=Counter)
+    refused: Counter[str] = field(default_factory=Counter)
+    codes: dict[tuple[str, str], set[str]] = field(default_factory=dict)   # (command, source) -> codes given
+    details: set[str] = field(default_factory=set)                           # the detail templates refused with
+    problems: list[str] = field(default_factory=list)                      # refusals that changed something
+    internal: list[str] = field(default_factory=list)   # lines that hit a bug (a fail-safe stop, not a refusal)
+
+    @property
+    def refusals(self) -> int:
+        return sum(self.refused.values())
+
+    def merge(self, other: Tally) -> Tally:
+        self.sent.update(other.sent)
+        self.refused.update(other.refused)
+        for key, codes in other.codes.items():
+            self.codes.setdefault(key, set()).update(codes)
+        self.details |= other.details
+        self.problems += other.problems
+        self.internal += other.internal
+        return self
+
+    def add(self, name: str, caller: Caller, reply: dict[str, Any], problem: str | None) -> None:
+        self.sent[name] += 1
+        if reply.get("error") == "internal":
+            self.internal.append(f"{name} from {source(caller)}: {reply['message']}")
+            return
+        if reply.get("ok") is False:
+            self.refused[name] += 1
+            self.codes.setdefault((name, source(caller)), set()).add(reply["error"])
+            key = detail_key(reply["message"])
+            self.details.add(key[0] if key else reply["message"])
+        if problem is not None:
+            self.problems.append(problem)
+
+
+def source(caller: Caller) -> str:
+    """A caller as the sweep counts it: the table's console, the camera, a paired phone, a phone that watches."""
+    if caller.own:
+        return "camera" if caller is CAMERA else "console"
+    return "phone" if caller.token_id is not None else "watcher"
+
+
+def probe_all(rig: Rig, rng: random.Random, tally: Tally, callers: tuple[Caller, ...] | None = None, *,
+              settle: bool = True) -> None:
+    """Every command of the table once from each caller (and once broken by a line rule)."""
+    for spec, _ in COMMANDS:
+        name = " ".join(spec.words)
+        for caller in callers or rig.callers:
+            tally.add(name, caller, *probe(rig, line_for(spec, rng, rig.record), caller, settle=settle))
+        caller = rng.choice(callers or rig.callers)
+        tally.add(name, caller, *probe(rig, mangle(line_for(spec, rng, rig.record), rng), caller, settle=settle))
+
+
+def _shot_under_way(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    for _ in range(6):   # a press that fires: probed at once, while the shooter turns or fires
+        reply = rig.send_now("press", IN_PROCESS)
+        if reply.get("ok") and rig.controller.launcher.state not in ("ready", "booting"):
+            probe_all(rig, rng, tally, settle=False)
+            return
+        rig.settle()
+
+
+def _lid_open(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    rig.send("sim lid open")
+    probe_all(rig, rng, tally)
+    rig.send("sim lid close")
+
+
+def _jammed(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    rig.send("sim jam")
+    for _ in range(6):
+        rig.send("press")
+        if rig.controller.launcher.state == "jammed":
+            probe_all(rig, rng, tally)
+            break
+    rig.send("sim lid open")
+    rig.send("sim lid close")
+
+
+def _empty(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    cards = rig.controller.launcher.cards
+    rig.send("magazine cards=0")
+    rig.send("press")
+    probe_all(rig, rng, tally)
+    rig.send("sim lid open")
+    rig.send(f"magazine cards={cards or 200}")
+    rig.send("sim lid close")
+
+
+def _fault(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    rig.controller.launcher.fail("a fault of the sweep")   # as the motor's watchdog stops it
+    rig.settle()
+    probe_all(rig, rng, tally)
+    rig.send("sim lid open")
+    rig.send("sim lid close")
+
+
+def _asked_too_often(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    asker = Caller(Link.WEB, address="10.0.0.66", device="Android phone")
+    for _ in range(6):
+        rig.send("pair", asker)
+    probe_all(rig, rng, tally, (asker, rig.phone))
+
+
+def _web_off(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    web = rig.controller.web
+    pairing, web.pairing = web.pairing, None
+    try:
+        probe_all(rig, rng, tally, (IN_PROCESS, CAMERA))
+    finally:
+        web.pairing = pairing
+
+
+def _round_over(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """The current player goes out: phase scoring, then (every hand scored high) the game may be over."""
+    game = rig.controller.table.status() or {}
+    seat = game.get("current")
+    if game.get("phase") != "play" or seat is None:
+        return
+    if rig.record.counting:
+        rig.send(f"set seat={seat} hand=1")
+    for card in ("5", "7", "wild", "reverse", "skip"):
+        if rig.send(f"play {card} seat={seat} last").get("ok"):
+            break
+    probe_all(rig, rng, tally)
+    for other in range(1, 11):
+        rig.send(f"score seat={other} points=400")
+    probe_all(rig, rng, tally)
+
+
+def _too_many_cards(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """A hand corrected beyond the cards there are (a counting edition's count would break)."""
+    for seat in (1, 2):
+        for caller in rig.callers:
+            tally.add("set", caller, *probe(rig, f"set seat={seat} hand=200", caller))
+
+
+SITUATIONS = (_too_many_cards, _shot_under_way, _lid_open, _jammed, _empty, _fault, _asked_too_often, _web_off,
+              _round_over)
+
+
+def sweep(state_dir: Path, seed: int, wanders: int = 2, steps: int = 12) -> Tally:
+    """Every edition of the registry in every report mode: the commands probed with no game, then in play (wandered
+    through at random, reads waiting), then in each of :data:`SITUATIONS`; and once on a shooter without the exit
+    sensor. Every refusal must change nothing (``problems``)."""
+    tally = Tally()
+    runs = [(setup, report, True) for setup in SETUPS for report in Report] + [(SETUPS[-1], Report.OFF, False)]
+    for n, (setup, report, sensor) in enumerate(runs):
+        rng = random.Random(f"{seed}-{n}")
+        rig = Rig(state_dir / f"state-{seed}-{n}", setup, report, seed * 100 + n, exit_sensor=sensor)
+        try:
+            probe_all(rig, rng, tally)   # no game yet
+            rig.start(rng)
+            for _ in range(wanders):
+                rig.wander(rng, steps)
+                if report is not Report.OFF:
+                    rig.see(rig.random_read(rng))
+                probe_all(rig, rng, tally)
+            for situation in SITUATIONS:
+                situation(rig, rng, tally)
+                rig.settle()
+        finally:
+            rig.close()
+    return tally
