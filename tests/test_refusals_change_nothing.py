@@ -114,3 +114,21 @@ def test_every_command_of_the_table_is_probed(name):
     spec = next(spec for spec, _ in COMMANDS if " ".join(spec.words) == name)
     from shooter.editions.records import default
     assert line_for(spec, random.Random(0), default()).startswith(name)
+
+
+def test_a_turn_named_outside_phase_play_is_refused_with_a_side_too(tmp_path: Path):
+    """Found by the fault suite's sweep: ``set current=1 side=light`` in Flip's phase first was taken (the turn's
+    phase check was made only for a turn alone), leaving a game no edition allows; the next ``undo`` then failed
+    the possible-game check as an internal error and stopped the shooter."""
+    from shooter.editions.records import lookup
+    rig = Rig(tmp_path, lookup("flip"), Report.OFF, 1)
+    try:
+        rig.send("game new players=2 dealer=1 variant=flip")
+        rig.send("sim load cards=200")
+        rig.send("round start")
+        assert rig.controller.table.phase == "first"
+        reply = probe(rig, "set current=1 direction=ccw side=light", IN_PROCESS)
+        assert (reply["error"], reply["message"]) == ("wrong-phase", "Cannot correct the turn in phase first.")
+        assert rig.send("give seat=2 cards=1")["ok"] and rig.send("undo")["ok"]
+    finally:
+        rig.close()

@@ -356,6 +356,8 @@ class CountingFamily(RulesFamily):
             if current is None and direction is None:
                 raise BadArgument("set needs current= or direction=.")
         g = t._need("correct", "correct the table")
+        if current is not None and t.phase != Phase.PLAY:   # with side= or a hand too: a turn is the play's only
+            raise WrongPhase(f"Cannot correct the turn in phase {t.phase}.")
         if side is not None and len(t.record.sides) < 2:
             two = ", ".join(r.variant for r in records() if len(r.sides) > 1)
             raise BadArgument(f"side= goes only with variant={two}.")
