@@ -132,7 +132,8 @@ def test_unpair_tells_every_console_without_a_reason_and_the_token_pairs_no_more
     assert seen[-1] == {"event": "unpaired", "t": 0.0, "id": 1}
     assert refusal(lambda: commands.auth(web, token, caller=Socket("a"))) == (
         "not-paired", "this token is unknown or was revoked; pair again")
-    assert refusal(lambda: commands.unpair(web, 1)) == ("bad-argument", "no paired browser with id 1 (paired: none)")
+    assert refusal(lambda: commands.unpair(web, 1)) == (
+        "gone", "paired browser 1 is gone: it was unpaired (paired: none)")
 
 
 def test_names_are_announced_by_seat_in_order_a_dash_leaves_a_seat_unnamed_and_none_forgets_them(tmp_path):
@@ -244,7 +245,9 @@ def test_a_request_at_its_deadline_waits_no_more_even_before_its_timer_ran():
     p.request(lambda news: None, address="a")
     clock.advance_to(WINDOW)                         # the window's end, its timer not run yet
     assert p.status()["requests"] == []
-    assert refusal(lambda: p.approve(1)) == ("bad-argument", "no request 1 is waiting (waiting: none)")
+    assert refusal(lambda: p.approve(1)) == ("gone", "request 1 is gone: it was granted, refused, replaced or timed "
+                                                     "out, or asked before a restart (waiting: none)")
+    assert refusal(lambda: p.approve(2)) == ("bad-argument", "no request 2 is waiting (waiting: none)")
 
 
 def test_a_pairings_file_set_aside_is_logged_saying_nobody_is_paired(tmp_path):
