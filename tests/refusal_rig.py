@@ -9,6 +9,10 @@ pairing (requests, tokens, the next ids), the seat names, and the bytes of every
 The lines are built from the command table itself (:data:`shooter.commands.COMMANDS`): each command's words, its
 options with values likely to be refused (and some that are fine), its positional card, its flags; so a command
 added to the table is driven here without a word of this file changing.
+
+The sweep (:func:`sweep`, the fast test's and the fault suite's ``refused lines`` row): every command from every
+source with no game, in play, and in each of :data:`SITUATIONS`, each line also broken by a line rule
+(:func:`mangle`); a :class:`Tally` of what was given, per command and source, per code and message.
 """
 
 from __future__ import annotations
