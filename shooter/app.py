@@ -21,7 +21,7 @@ from hal import Hardware, MonotonicClock, VirtualClock
 from .bringup.calibration import Calibration
 from .commands import COMMANDS
 from .config import Config
-from .controller import Controller
+from .controller import BringupFacts, Controller, Saving, Turntable
 from .loop import ControlLoop
 from .persist import Store
 from .pile_reports import PileSettings, Report
@@ -78,14 +78,13 @@ class App:
             self.ids = TapIds.restore(state_dir, writable=self.store is not None, log=self.log)
             self.controller = Controller(
                 loop=self.loop, hw=self.hw, table=table, scheduler=self._scheduler(config), commands=COMMANDS,
-                launcher_settings=config.launcher, seat_angles=self._seat_angles(config),
-                default_seats=config.default_seats, world=self.world,
-                cards=config.sim_cards if sim else None, store=self.store, storage=self.storage,
-                rules=RuleOptions(**config.rules), calibration=self.calibration, config=file_config,
-                hardware_info=self.hardware_info, saved_names=saved_names, names=names,
+                turntable=Turntable(config.launcher, self._seat_angles(config), config.default_seats,
+                                    cards=config.sim_cards if sim else None),
+                saving=Saving(self.store, self.storage, saved_names, names, self.ids),
+                bringup=BringupFacts(self.calibration, file_config, self.hardware_info),
+                rules=RuleOptions(**config.rules), world=self.world,
                 pile=None if config.camera is None else PileSettings(Report(config.camera.report),
-                                                                     config.camera.threshold),
-                ids=self.ids)
+                                                                     config.camera.threshold))
             self.controller.start()
             self.camera: PileCamera | None = None
             if config.camera is not None:

@@ -21,6 +21,7 @@ construction (``on_shot``).
 from __future__ import annotations
 
 import traceback
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hal import HardwareParts
@@ -59,52 +60,82 @@ def _reply_name(raw: bytes | str) -> str:
     return reply_name(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw) or ""
 
 
+@dataclass(frozen=True)
+class Turntable:
+    """How the shooter shoots and where it points: the config's [launcher] and seats, and the magazine's count
+    where it is known (the simulator's; a real magazine is counted by the table)."""
+    launcher: LauncherSettings = field(default_factory=LauncherSettings)
+    seat_angles: SeatAngles | None = None      # None: spread between the servo's limits
+    default_seats: int = 4
+    cards: int | None = None
+
+
+@dataclass(frozen=True)
+class Saving:
+    """The state directory's part: the game's store (None: nothing is saved), ``storage`` ({"mode":
+    "memory", "path", "message"} when the game cannot be saved, told to every console), and the seat names'
+    file with the names read from it; ``ids``: the ids a person taps (reads, pairing requests), kept in the
+    state directory (in memory unless given)."""
+    store: Store | None = None
+    storage: dict[str, Any] | None = None
+    saved_names: SavedNames | None = None
+    names: dict[int, str] | None = None
+    ids: TapIds | None = None
+
+
+@dataclass(frozen=True)
+class BringupFacts:
+    """What bring-up reports and changes: the calibration, the config as the file gave it (before the
+    calibration), and the pin factory and servo backend in use."""
+    calibration: Calibration | None = None
+    config: Config | None = None
+    hardware_info: dict[str, str] = field(default_factory=dict)
+
+
 class Controller:
     """All state of a running shooter, served on the one loop."""
 
     def __init__(self, *, loop: ControlLoop, hw: HardwareParts, table: Table, scheduler: Scheduler,
-                 commands: CommandTable, launcher_settings: LauncherSettings | None = None,
-                 seat_angles: SeatAngles | None = None, default_seats: int = 4,
-                 world: ShooterWorld | None = None, cards: int | None = None, store: Store | None = None,
-                 storage: dict[str, Any] | None = None, rules: RuleOptions | None = None,
-                 calibration: Calibration | None = None, config: Config | None = None,
-                 hardware_info: dict[str, str] | None = None, saved_names: SavedNames | None = None,
-                 names: dict[int, str] | None = None, pile: PileSettings | None = None,
-                 ids: TapIds | None = None) -> None:
-        """``world``: the simulator's (``--sim``), which the ``sim`` commands drive; ``storage``: {"mode":
-        "memory", "path", "message"} when the game cannot be saved; ``rules``: the config's [rules], with which
-        every new game starts; ``calibration``, ``config`` (as the file gave it, before the calibration) and
-        ``hardware_info`` (the pin factory and servo backend in use): bring-up's; ``saved_names`` and ``names``:
-        the seat names' file in the state directory and the names read from it; ``pile``: how the camera's
-        reads of the discard pile are reported (off unless given); ``ids``: the ids a person taps (reads,
-        pairing requests), kept in the state directory (in memory unless given)."""
+                 commands: CommandTable, turntable: Turntable | None = None, saving: Saving | None = None,
+                 bringup: BringupFacts | None = None, rules: RuleOptions | None = None,
+                 pile: PileSettings | None = None, world: ShooterWorld | None = None) -> None:
+        """The five parts it runs on (``loop``, ``hw``, ``table``, ``scheduler``, ``commands``), then what the
+        composition root read, grouped by what it is for: ``turntable`` (how it shoots and where the seats
+        are), ``saving`` (the state directory's files), ``bringup`` (the calibration and the hardware in use),
+        ``rules`` (the config's [rules], with which every new game starts), ``pile`` (how the camera's reads of
+        the discard pile are reported, off unless given) and ``world`` (the simulator's, ``--sim``, which the
+        ``sim`` commands drive)."""
+        turntable = turntable or Turntable()
+        saving = saving or Saving()
+        bringup = bringup or BringupFacts()
         self.loop = loop
         self.clock = loop.clock
         self.hw = hw
         self.table = table
         self.scheduler = scheduler
         self.commands = commands
-        self.store = store
-        self.storage = storage
+        self.store = saving.store
+        self.storage = saving.storage
         s = hw.settings.servo
-        self.seating = Seats(table, seat_angles or spread_between(s.min_angle, s.max_angle), default_seats)
+        self.seating = Seats(table, turntable.seat_angles or spread_between(s.min_angle, s.max_angle),
+                             turntable.default_seats)
         self.events = Broadcast(self.clock)
-        self.launcher = Launcher(hw, self.clock, launcher_settings or LauncherSettings(),
+        self.launcher = Launcher(hw, self.clock, turntable.launcher,
                                  angle_of=self.seating.angle_of, on_shot=self._shot_done, emit=self.events.emit,
-                                 cards=cards, seats=self.seating.count)
+                                 cards=turntable.cards, seats=self.seating.count)
         self.launcher.on_lid_cycled = self.scheduler.restart  # H-RANDOM: the pattern restarts
         self.sim = None if world is None else SimulatedHardware(world, launcher=self.launcher, loop=loop,
                                                                   table=table)
         self.desk = Desk(table=table, launcher=self.launcher, scheduler=scheduler, beeper=hw.beeper,
-                         events=self.events, store=store, rules=rules, counting=hw.exit_sensor is not None,
+                         events=self.events, store=saving.store, rules=rules, counting=hw.exit_sensor is not None,
                          sim=self.sim)
         self.dealer = self.desk.dealer
         self.bringup = Bringup(servo=hw.servo, limits=s, launcher=self.launcher, seating=self.seating,
-                               emit=self.events.emit, calibration=calibration, config=config,
-                               hardware=dict(hardware_info or {}))
+                               emit=self.events.emit, calibration=bringup.calibration, config=bringup.config,
+                               hardware=dict(bringup.hardware_info))
         self.web = Web(table=table, events=self.events, beeper=hw.beeper, button=hw.button, lid=hw.lid,
-                       saved_names=saved_names, names=names)
-        self.ids = ids or TapIds()
+                       saved_names=saving.saved_names, names=saving.names)
+        self.ids = saving.ids or TapIds()
         self.pile = PileReports(table=table, events=self.events, handle_line=self.handle_line,
                                 run_line=self.run_line, settings=pile or PileSettings(), ids=self.ids)
         # each command's part (dispatch.Handler.part): the handler is called with it
