@@ -222,3 +222,38 @@ def test_twenty_games_of_attack_by_bots_end_in_step():
         results = play_games(10, variant="attack", edition=edition, players=3, seed=1)
         assert all(max(r.totals.values()) >= 500 for r in results)
         assert sum(r.stats.get("owed presses", 0) for r in results) > 0
+
+
+# --- a saved game of Uno Attack is a possible game (shooter/table/possible.py, derived from the record) ----------
+
+def _possible(t: Table) -> None:
+    from shooter.table.possible import table_impossible
+    assert table_impossible(t) is None, owed(t)
+    restored = Table.from_dict(t.to_dict())  # the one loader asks the validator too
+    assert restored.status() == t.status()
+
+
+def test_attack_games_with_all_hit_hit_fire_and_trade_hands_are_possible_saves():
+    t = attack(players=4)
+    t.play("wild-all-hit")  # three entries of wild-all-hit owed
+    _possible(t)
+    for _ in range(3):
+        t.press(fired=False)
+    t.play("trade-hands", target=1)  # seat 3 aims at seat 1
+    _possible(t)
+    t.play("wild-hit-fire")  # seat 4's: seat 1 owes until a press fires
+    t.press(fired=False)
+    _possible(t)
+    assert owed(t) == [(1, 1, "wild-hit-fire")]
+    first = attack(players=3, first="wild-all-hit")  # AT-FIRST: owed by the first card, named by it
+    _possible(first)
+
+
+def test_a_hit_fire_owed_in_a_game_of_the_106_printing_is_impossible():
+    from shooter.table.possible import impossible
+    t = attack(edition="106")
+    t.play("hit2")
+    game = t.game
+    assert game is not None
+    game.queue[0].reason = "wild-hit-fire"  # the 106 printing holds none (AT-106)
+    assert "wild-hit-fire" in (impossible(game, t.phase) or "")
