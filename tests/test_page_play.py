@@ -126,7 +126,7 @@ def test_an_extreme_round_played_from_the_page_alone(table, phones, token, lang)
     assert spoken(page) == [w("cue.press_twice", who="Cor")]   # said once, not again for each press
 
     card("extreme-hit").click()
-    expect(page.locator("#mode-text")).to_have_text(w("pad.target"))
+    expect(page.locator("#mode-text")).to_have_text(w("pad.target", card=w.card("extreme", "extreme-hit")))
     shot(page, "target", lang)
     button(page, "Bram").click()
     heading(page, w("owed.line_by", who="Bram", by="Anna", n=2, reason=w("reason.extreme-hit")))

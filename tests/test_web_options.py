@@ -113,8 +113,8 @@ def test_a_pads_digits_are_the_faces_of_its_decks_number_cards():
             assert taken == (digit in digits), (key, digit)
 
 
-def played_without_a_target(key: str, card: str) -> bool:
-    """Whether a fresh table of this pad takes `play CARD` with no target= (seat 2 to play)."""
+def fresh_table(key: str) -> Table:
+    """A table of this pad's game, its side up, seat 2 to play."""
     record, side = PADS[key]
     if not record.counting:
         t = Table()
@@ -124,6 +124,12 @@ def played_without_a_target(key: str, card: str) -> bool:
         t = exact_table(record.variant)
         if side.name is not None and side.name != record.sides[0].name:
             t.set(side=side.name)
+    return t
+
+
+def played_without_a_target(key: str, card: str) -> bool:
+    """Whether a fresh table of this pad takes `play CARD` with no target= (seat 2 to play)."""
+    t = fresh_table(key)
     try:
         t.play(card)
     except CommandError as error:
@@ -178,3 +184,18 @@ def test_a_pads_copies_are_its_decks_counts(key):
     pad = DOC["pads"][key]
     side = PADS[key][1]
     assert pad["copies"] == {card: side.cards[card].count for card in pad["cards"]}
+
+
+def owes_at_the_target(key: str, card: str) -> bool:
+    """Whether a fresh table of this pad, on `play CARD target=S`, turns the shooter to S (an entry owed there)."""
+    t = fresh_table(key)
+    t.play(card, target=4)
+    return t.aim_seat == 4 and t.game.head is not None and t.game.head.seat == 4
+
+
+@pytest.mark.parametrize("key", sorted(DOC["pads"]))
+def test_a_pads_swaps_are_its_targeted_cards_that_do_not_turn_the_shooter_to_the_target(key):
+    # the page asks "tap the seat the shooter turns to" for the others (shooter/web/static/table.js)
+    pad = DOC["pads"][key]
+    assert set(pad["swaps"]) <= set(pad["targeted"])
+    assert [card for card in pad["targeted"] if not owes_at_the_target(key, card)] == pad["swaps"], key
