@@ -257,3 +257,23 @@ def test_a_hit_fire_owed_in_a_game_of_the_106_printing_is_impossible():
     assert game is not None
     game.queue[0].reason = "wild-hit-fire"  # the 106 printing holds none (AT-106)
     assert "wild-hit-fire" in (impossible(game, t.phase) or "")
+
+
+# --- AT-SHEETS: where the sheets differ, a rule option ---------------------------------------------------------
+
+def test_at_trade_a_last_trade_hands_is_allowed_by_default_and_refused_by_the_rule_option():
+    from shooter.table import RuleOptions
+    t = attack()
+    t.play("trade-hands", target=3, last=True)
+    assert t.game.round_winner == 2
+    strict = Table(options=RuleOptions(last_trade_hands="refused"))
+    strict.new_game(3, dealer=1, variant="attack")
+    strict.start_round(first="5")
+    before = strict.status()
+    with pytest.raises(CommandError, match=r"^Going out with trade-hands is refused \(rule option last_trade_hands"):
+        strict.play("trade-hands", target=3, last=True)
+    assert strict.status() == before   # nothing changed
+    strict.play("trade-hands", target=3)   # not the last card: a trade as ever
+    assert strict.game.current == 3
+    with pytest.raises(ValueError, match="last_trade_hands"):
+        RuleOptions(last_trade_hands="sometimes")
