@@ -111,8 +111,8 @@ def _simulate_parser(sub: Subparsers) -> None:
                           help="how a game is won (default winner; the exact variants allow fewer)")
     simulate.add_argument("--limit", type=_whole(1, MAX_LIMIT), default=DEFAULT_LIMIT, metavar="P",
                           help=f"points that end a game (1..{MAX_LIMIT}, default {DEFAULT_LIMIT})")
-    simulate.add_argument("--edition", choices=EDITIONS, default=EDITIONS[0],
-                          help="Uno Extreme's card set (default 2016)")
+    simulate.add_argument("--edition", choices=EDITIONS, default=None,
+                          help="the variant's card set (default: its first, Uno Extreme's 2016)")
     simulate.add_argument("--variant", choices=VARIANTS, default=VARIANTS[0],
                           help="the Uno played: extreme, or an exact variant (the shooter deals and counts)")
     simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")

@@ -97,9 +97,10 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
             assert app.world is not None  # sim=True: the simulated world
             bots = BotTable(app.world, send, events, deck, players, random.Random(f"bots-{game_seed}"), wilds=wilds,
                             aims={n for n, c in cards.items() if c.effect in AIMED_EFFECTS},
-                            swaps={n for n, c in cards.items() if c.effect == Effect.SWAP}, **bot_options)
+                            swaps={n for n, c in cards.items() if c.effect == Effect.SWAP},
+                            discards={n for n, c in cards.items() if c.effect == Effect.DISCARD_ALL}, **bot_options)
             game, watched = play_watched(app, bots, vision, lambda: bots.play_game(  # noqa: B023 (this game's)
-                scoring=scoring, limit=limit, edition=edition))
+                scoring=scoring, limit=limit, edition=edition, variant=variant))
             shots = [e for e in events if e["event"] == "shot"]
             yield GameResult(seed=game_seed, winner=game["winner"] or 0, totals=game["totals"],
                              rounds=game["round"], lines=bots.lines,

@@ -166,11 +166,13 @@ class BotTable(CardsAtTable):
     def __init__(self, world: ShooterWorld, send: Send, events: list[Message], deck: list[Card], players: int,
                  rng: random.Random, *, forget_uno: float = 0.3, catch: float = 0.6, wrong_card: float = 0.03,
                  jam: float = 0.01, wilds: Collection[str] = WILD_FACES, aims: Collection[str] = ("extreme-hit",),
-                 swaps: Collection[str] = ()):
+                 swaps: Collection[str] = (), discards: Collection[str] = ()):
         self.world = world
         # the edition record's faces (from the composition root): without a colour, played with target=S, and
         # those whose player swaps hands with the target
+        # and those that discard every card of their colour with them
         self.wilds, self.aims, self.swaps = frozenset(wilds), frozenset(aims), frozenset(swaps)
+        self.discards = frozenset(discards)
         self._send = send
         self.events = events              # the controller's events, appended by the runner's sink
         self.deck = deck
@@ -277,11 +279,12 @@ class BotTable(CardsAtTable):
         self.stats["refills"] += 1
 
     # ---- a game ----
-    def play_game(self, *, scoring: str, limit: int, edition: str, max_lines: int = 50000) -> Message:
+    def play_game(self, *, scoring: str, limit: int, edition: str, variant: str | None = None,
+                  max_lines: int = 50000) -> Message:
         """Play one whole game; returns the final game status. The game's options are the caller's to
         give (the table defines their names and defaults; the bots only play)."""
         self.send(f"game new players={self.players} dealer=random scoring={scoring} limit={limit} "
-                  f"edition={edition}")
+                  f"edition={edition}" + (f" variant={variant}" if variant else ""))
         while True:
             game: Message = self.status()["game"]
             if game["phase"] == "over":
@@ -374,7 +377,11 @@ class BotTable(CardsAtTable):
     def _play(self, seat: int, card: Card, honest: bool = True) -> None:
         hand = self.hands[seat]
         hand.remove(card)
-        self.world.put_on_pile(card)
+        if card.face in self.discards and card.colour:   # Discard All: every card of its colour goes down too
+            for other in [c for c in hand if c.colour == card.colour]:
+                hand.remove(other)
+                self.world.put_on_pile(other)
+        self.world.put_on_pile(card)   # (on top)
         line = f"play {card.name} seat={seat}"
         target = None
         if card.face in self.aims:

@@ -22,7 +22,9 @@ def test_every_error_code_and_reason_has_a_message():
         m = Messages(lang)
         for code in ERROR_CODES:
             assert m.has(f"error.{code}"), (lang, code)
-        for reason in ("hit2", "hit4", "extreme-hit", "uno", "advice", "wrong-card", "start", "draw"):
+        # every hit card's reason of every Extreme-family record (the registry's), and the table's own
+        from shooter.editions.records import EXTREME_CARD_REASONS
+        for reason in (*EXTREME_CARD_REASONS, "uno", "advice", "wrong-card", "start", "draw"):
             assert m.has(f"reason.{reason}"), (lang, reason)
 
 

@@ -126,7 +126,7 @@ def test_an_extreme_round_played_from_the_page_alone(table, phones, token, lang)
     assert spoken(page) == [w("cue.press_twice", who="Cor")]   # said once, not again for each press
 
     card("extreme-hit").click()
-    expect(page.locator("#mode-text")).to_have_text(w("pad.target"))
+    expect(page.locator("#mode-text")).to_have_text(w("pad.target", card=w.card("extreme", "extreme-hit")))
     shot(page, "target", lang)
     button(page, "Bram").click()
     heading(page, w("owed.line_by", who="Bram", by="Anna", n=2, reason=w("reason.extreme-hit")))
@@ -391,3 +391,46 @@ def test_the_taps_and_scrolls_of_a_turn_an_extreme_hit_a_catch_and_a_hand_are_do
                for m in AFTER.finditer(doc)}
     assert figures == counted
     assert all(scrolls == 0 for _, scrolls in counted.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_an_attack_round_played_from_the_page_alone(table, phones, token, lang):
+    # Uno Attack (AT-*) from the form to the round's result: its pad in the page's language (the record's names),
+    # a Wild All Hit (behind More: two copies), Trade Hands aimed at a seat to trade with, the last card
+    w = Words(lang)
+    card = lambda name: button(page, w.card("attack", name))   # noqa: E731 - a card of the pad by its printed name
+    page = phones(key=token, lang=lang, init=[SPEECH])
+    answered(table, "game new players=3 force", "game")
+    new_game_over_the_running_one(page, table, w, "attack")
+    assert status_of(table)["game"]["variant"] == "attack" and status_of(table)["game"]["edition"] == "1998"
+    heading(page, w("turn.deal", who="Anna"))
+    page.get_by_label(w("setup.first")).select_option("5")
+    button(page, w("btn.start_round")).click()
+    heading(page, w("turn.line", who="Bram"))
+    for name in ("number", "hit2", "skip", "reverse", "discard-all", "trade-hands", "wild"):
+        expect(card(name)).to_be_visible()   # the first page: the most copies
+
+    button(page, w("pad.more")).click()
+    card("wild-all-hit").click()   # Bram's: Cor, then Anna press once
+    reason = w("reason.wild-all-hit")
+    heading(page, w("owed.line_by", who="Cor", by="Bram", n=1, reason=reason))
+    button(page, w("btn.press")).click()
+    heading(page, w("owed.line_by", who="Anna", by="Bram", n=1, reason=reason))
+    button(page, w("btn.press")).click()
+    heading(page, w("turn.line", who="Cor"))   # the player's left plays: it pressed, its turn stands
+
+    card("trade-hands").click()   # Cor trades with Anna: the page asks for a seat, not where the shooter turns
+    expect(page.locator("#mode-text")).to_have_text(w("pad.pick", card=w.card("attack", "trade-hands")))
+    button(page, "Anna").click()
+    heading(page, w("turn.line", who="Anna"))
+
+    page.get_by_label(w("pad.last")).check()
+    card("number").click()
+    heading(page, w("ev.round-over", who="Anna"))
+    for who, points in (("Bram", "20"), ("Cor", "30")):
+        expect(page.get_by_role("group", name=w("hand.title", who=who))).to_be_visible()
+        page.get_by_label(w("hand.direct")).fill(points)
+        button(page, f"{w('btn.report')}: {who}").click()
+    expect(page.locator("#result-title")).to_have_text(w("result.round", n=1, who="Anna"))
+    expect(page.locator("#result-table tr.winner")).to_have_text(re.compile(r"^Anna\s*\+50\s*50$"))
+    assert status_of(table)["game"]["totals"] == {"1": 50, "2": 0, "3": 0}

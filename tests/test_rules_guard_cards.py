@@ -6,8 +6,23 @@ from __future__ import annotations
 
 import pytest
 
+from shooter.editions import editions_of, records
 from shooter.errors import BadArgument
 from shooter.table.cards import CARDS, _digits, count_hand, deck_points, hand_points, parse_card
+from tests.test_editions_records import RULES, points_of, rows
+
+# every Extreme-family deck of the registry (an edition added later is checked here too)
+EXTREME_DECKS = [r for r in records() if not r.counting]
+
+
+def docs_table(edition: str) -> dict[str, tuple[int, int | None]]:
+    """docs/rules.md's card table with a column for ``edition``: card name -> (copies, points); a card named
+    by its rule id through the records of the edition's variant (a printing may lack the row)."""
+    header = next(line for line in RULES.splitlines()
+                  if line.startswith("| id | card |") and f"| {edition} |" in line)
+    record = next(r for r in EXTREME_DECKS if r.edition == edition)
+    name = {c.rule: c.name for kin in editions_of(record.variant) for c in kin.side().cards.values()}
+    return {name[rid]: (int(row[edition]), points_of(row["points"])) for rid, row in rows(header).items()}
 
 NAMES = "1..9, number, hit2, reverse, skip, discard-all, wild, extreme-hit, hit4, blank"
 
@@ -43,10 +58,18 @@ def test_a_card_the_edition_lacks_is_refused_naming_the_edition() -> None:
 
 
 def test_each_decks_copies_of_a_card() -> None:
-    assert {n: c.count("2010") for n, c in CARDS.items()} == {
-        "number": 72, "hit2": 8, "reverse": 8, "skip": 8, "discard-all": 8, "wild": 4, "extreme-hit": 4,
-        "hit4": 0, "blank": 0}
+    # docs/rules.md "Cards" (and "Uno Attack"): the column of each edition; a card of another deck: none
+    for record in EXTREME_DECKS:
+        edition = record.edition
+        assert edition is not None
+        table = docs_table(edition)
+        assert {n: c.count(edition) for n, c in CARDS.items() if n in table} == {
+            n: copies for n, (copies, _) in table.items()}, edition
+        assert all(c.count(edition) == 0 for n, c in CARDS.items() if n not in table), edition
+    assert {n: c.count("2010") for n, c in CARDS.items() if c.count("2010")} == {
+        "number": 72, "hit2": 8, "reverse": 8, "skip": 8, "discard-all": 8, "wild": 4, "extreme-hit": 4}
     assert CARDS["hit4"].count("2016") > 0 and CARDS["blank"].count("2016") == 3
+    assert CARDS["trade-hands"].count("1998") == 4 and CARDS["wild-hit-fire"].count("106") == 0
 
 
 def test_a_number_card_without_its_value_names_the_digits() -> None:
@@ -56,7 +79,12 @@ def test_a_number_card_without_its_value_names_the_digits() -> None:
 
 
 def test_the_points_of_each_card_as_docs_rules_gives_them() -> None:
-    points = {n: hand_points([n], "2016") for n in CARDS if n != "number"}
+    for record in EXTREME_DECKS:
+        edition = record.edition
+        assert edition is not None
+        held = {n: points for n, (copies, points) in docs_table(edition).items() if copies and n != "number"}
+        assert {n: hand_points([n], edition) for n in held} == held, edition
+    points = {n: hand_points([n], "2016") for n in docs_table("2016") if n != "number"}
     assert points == {"hit2": 20, "reverse": 20, "skip": 20, "discard-all": 30, "wild": 50, "extreme-hit": 50,
                       "hit4": 40, "blank": 50}
     assert hand_points(["9", "1", "wild", "blank"], "2016") == 110

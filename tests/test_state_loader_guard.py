@@ -68,8 +68,8 @@ def edited(maker: str, edits: Edits) -> dict[str, Any]:
 
 
 REFUSED = [
-    ('variant-unknown', 'over', [(('variant',), 'attack')],
-     "Saved table state: game.variant must be one of extreme, classic, all-wild, flip, not 'attack'."),
+    ('variant-unknown', 'over', [(('variant',), 'spin')],
+     "Saved table state: game.variant must be one of extreme, classic, all-wild, flip, attack, not 'spin'."),
     ('a-field-missing', 'over', [(('limit',), DELETE)],
      'Saved table state: game.limit is missing.'),
     ('a-field-unknown', 'over', [(('colour',), 'red')],

@@ -9,6 +9,8 @@ import select
 import subprocess
 import sys
 
+import pytest
+
 from shooter.consoles.terminal import Renderer
 from shooter.i18n import Messages
 from tests.conftest import run_console
@@ -229,3 +231,24 @@ def test_the_shooter_ready_again_after_a_burst_is_left_unsaid():
     assert [o["event"] for o in out if o.get("event") == "ready"]
     assert not any("ready" in line.lower() for line in rendered(["game new players=3", "round start first=5",
                                                                  "play hit2", "press", "press"]))
+
+
+ATTACK_ROUND = (b"names seats=Anna,Bram,Cor\n", b"game new players=3 variant=attack\n", b"round start first=5\n",
+                b"play wild-all-hit\n", b"press\n", b"press\n", b"play trade-hands target=1\n", b"play 5 last\n",
+                b"hand seat=2 cards=hit2\n", b"hand seat=3 cards=trade-hands,7\n")
+
+
+@pytest.mark.parametrize(("lang", "answers"), [
+    ("en_GB.UTF-8", ("The seats are named", "Anna deals", "Bram to play", "Cor owes 1 press (Wild All Hit).",
+                     "Anna owes 1 press (Wild All Hit).", "Cor to play", "Anna to play", "Anna won the round.",
+                     "hand: ok", "Round scored: Anna +57 points.")),
+    ("nl_NL.UTF-8", ("De plaatsen heten", "Anna deelt", "Bram is aan de beurt", "Cor moet 1 keer drukken (Iedereen "
+                     "drukt).", "Anna moet 1 keer drukken (Iedereen drukt).", "Cor is aan de beurt",
+                     "Anna is aan de beurt", "Anna heeft de ronde gewonnen.", "hand: ok",
+                     "Ronde geteld: Anna +57 punten."))])
+def test_a_round_of_uno_attack_at_a_terminal_in_english_and_dutch(tmp_path, lang, answers):
+    # AT-ALLHIT, AT-TRADE, AT-SCORE typed by a person: the reasons in the terminal's language (the record's
+    # names), the hands scored with the Attack points (Hit 2 20, Trade Hands 30)
+    text = converse(tmp_path, lang, [(line, answer.encode()) for line, answer in zip(ATTACK_ROUND, answers,
+                                                                                     strict=True)])
+    assert '{"reply"' not in text and "error" not in text and "fout" not in text

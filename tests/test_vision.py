@@ -222,3 +222,19 @@ def test_the_camera_section_is_checked_key_by_key_with_one_line_errors():
 def test_a_shooter_without_a_camera_loads_neither_numpy_nor_opencv():
     modules = imported(["run", "--sim", "--console", "stdio", "--clock", "virtual"])
     assert not modules & {"numpy", "cv2", "shooter.vision", "hal.camera", "sim.camera"}
+
+
+@pytest.mark.parametrize("edition", ["1998", "106"])
+def test_the_simulated_camera_learns_and_reads_uno_attacks_faces_from_its_record(edition):
+    # an edition is data: Uno Attack's faces come from its record as Extreme's do (no face named here but to
+    # check the record's own: the 106 printing has no Trade Hands)
+    record = lookup("attack", edition)
+    faces = {f.name for f in faces_of(record)}
+    assert faces == {*map(str, record.side().digits), *(n for n in record.side().cards if n != "number")}
+    assert ("trade-hands" in faces) == (edition == "1998")
+    learned, missed = learn_sim(record, 1)
+    assert not missed, missed
+    assert {(f.name, f.side) for f in learned.faces} == {(f.name, f.side) for f in faces_of(record)}
+    tally = held_out(record, learned, seed=2024, cards=30, timing=Timing())
+    assert tally.cards == 30 and tally.wrong == 0, tally.mistakes
+    assert tally.correct >= 27, tally.figures()

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from shooter.config import Config
-from shooter.editions import lookup
+from shooter.editions import editions_of, lookup, records
 from shooter.i18n import catalogue
 from shooter.seat_names import MAX_LENGTH
 from shooter.table import RuleOptions, args
@@ -504,7 +504,7 @@ def test_the_new_game_form_offers_exactly_what_the_table_takes(server, browser):
     assert page.locator("#start").input_value() == RuleOptions().classic_first_card
     assert values(page, "#players") == [str(n) for n in range(args.MIN_SEATS, args.MAX_SEATS + 1)]
     assert values(page, "#variant") == list(args.VARIANTS)
-    assert values(page, "#edition") == list(args.EDITIONS)
+    assert values(page, "#edition") == editions(args.VARIANTS[0])  # the chosen box's editions only
     assert values(page, "#scoring") == list(args.SCORINGS)
     page.get_by_label("Which Uno").select_option("classic")
     assert values(page, "#start") == list(args.START_RULES)
@@ -520,6 +520,9 @@ def test_the_new_game_form_offers_exactly_what_the_table_takes(server, browser):
         enabled = page.locator("#scoring option:not([disabled])").evaluate_all("options => options.map(o => o.value)")
         assert enabled == list(VARIANT_SCORINGS[variant]), variant
         assert scoring.input_value() in VARIANT_SCORINGS[variant], variant  # a refused one is not kept chosen
+        if editions(variant):  # and its own editions (a year, a printing), none of another box's
+            assert values(page, "#edition") == editions(variant), variant
+        expect(page.locator("#edition-row")).to_be_visible(visible=bool(editions(variant)))
     limit = page.get_by_label("Limit")
     expect(limit).to_have_value(str(args.DEFAULT_LIMIT))
     expect(limit).to_have_attribute("min", "1")
@@ -552,13 +555,19 @@ def test_a_limit_beyond_the_tables_max_sends_nothing_and_the_max_itself_starts_t
     assert next(o for o in seen if o.get("reply") == "status")["game"]["limit"] == args.MAX_LIMIT
 
 
+def editions(variant: str) -> list[str]:
+    """The editions of a variant, as the registry holds them (none for a one-deck variant)."""
+    return [r.edition for r in editions_of(variant) if r.edition is not None]
+
+
 @pytest.mark.parametrize("edition", args.EDITIONS)
 def test_the_first_card_and_the_pad_offer_the_editions_cards(server, browser, edition):
     page = phone(browser, server.url)
     expect(page.locator("body")).to_have_attribute("data-connects", "1")  # it sees the events from now on
     pad = pads()[edition]
     deck = [name for name, card in CARDS.items() if card.count(edition) > 0]
-    server.send(f"game new players=3 edition={edition}")
+    variant = next(r.variant for r in records() if r.edition == edition)
+    server.send(f"game new players=3 variant={variant} edition={edition}")
     expect(page.get_by_label("First card")).to_be_visible()
     assert values(page, "#first") == [str(d) for d in pad["digits"]] + [c for c in pad["cards"] if c != "number"]
     server.send("round start first=5")

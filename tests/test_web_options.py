@@ -10,24 +10,23 @@ from __future__ import annotations
 import pytest
 
 from shooter.config import Config
-from shooter.editions import lookup
+from shooter.editions import editions_of, records
 from shooter.errors import CommandError
 from shooter.i18n import LANGUAGES, Messages
 from shooter.seat_names import MAX_LENGTH
 from shooter.table import RuleOptions, Table, args
 from shooter.table.cards import CARDS, deck_points
-from shooter.table.editions import ALL_WILD, CLASSIC, FLIP_DARK, FLIP_LIGHT, parse_deck_card
+from shooter.table.editions import parse_deck_card
 from shooter.table.table import VARIANT_SCORINGS
 from shooter.web import options
 from tests.test_editions_engine import table as exact_table
 
 DOC = options.document(players=Config().default_seats, rules=RuleOptions())
-EXACT_DECKS = {"classic": CLASSIC, "all-wild": ALL_WILD, "flip-light": FLIP_LIGHT, "flip-dark": FLIP_DARK}
-PAD_ORDER = {"extreme": lookup("extreme").side().pad, "classic": lookup("classic").side().pad,
-             "all-wild": lookup("all-wild").side().pad, "flip-light": lookup("flip").side("light").pad,
-             "flip-dark": lookup("flip").side("dark").pad}  # each record's pad order
+# every pad, from the registry: its key -> the record and the side it plays (a record added later has its pads here)
+PADS = {options.pad_key(r, side): (r, side) for r in records() for side in r.sides}
+EXTREME_PADS = [key for key, (r, _) in PADS.items() if not r.counting]  # keyed by the edition (a year, 106)
+EXACT_PADS = [key for key, (r, _) in PADS.items() if r.counting]
 COPIES_PER_NUMBER = 8
-COPIES_PER_DIGIT = {"classic": lookup("classic").side().digits, "all-wild": {}, "flip": lookup("flip").side().digits}
 
 
 def extreme_deck(edition: str) -> set[str]:
@@ -45,11 +44,15 @@ def test_the_document_is_the_tables_constants():
     assert DOC["give"]["max"] == args.MAX_GIVE
     assert DOC["name_length"] == MAX_LENGTH
     assert DOC["languages"] == list(LANGUAGES)
-    assert set(DOC["pads"]) == {*args.EDITIONS, "classic", "all-wild", "flip-light", "flip-dark"}
-    assert DOC["boxes"]["extreme"]["editions"] == list(args.EDITIONS)
+    assert set(DOC["pads"]) == set(PADS) and set(EXTREME_PADS) == set(args.EDITIONS)
+    for variant in args.VARIANTS:  # each box offers its own variant's editions, each played on its own pad
+        kin = [r.edition for r in editions_of(variant) if r.edition is not None]
+        assert DOC["boxes"][variant]["editions"] == kin, variant
+        if kin:
+            assert DOC["boxes"][variant]["pads"] == {e: e for e in kin}, variant
+    assert [e for v in args.VARIANTS for e in DOC["boxes"][v]["editions"]] == list(args.EDITIONS)
     assert DOC["boxes"]["classic"]["starts"] == list(args.START_RULES)
     assert DOC["boxes"]["flip"]["pads"] == {"light": "flip-light", "dark": "flip-dark"}
-    assert DOC["boxes"]["extreme"]["pads"] == {e: e for e in args.EDITIONS}
     assert DOC["defaults"] == {"players": Config().default_seats, "dealer": str(RuleOptions().default_dealer),
                                "start": RuleOptions().classic_first_card}
 
@@ -71,20 +74,25 @@ def test_each_range_is_the_one_the_table_checks(key, check):
 
 def test_every_pad_holds_exactly_its_decks_cards_in_the_pads_order():
     pads = {key: pad["cards"] for key, pad in DOC["pads"].items()}
-    for edition in args.EDITIONS:
+    for edition in EXTREME_PADS:  # the Extreme family's decks as the rules count them (shooter/table/cards.py)
         assert set(pads[edition]) == extreme_deck(edition), edition
-        assert pads[edition] == [name for name in PAD_ORDER["extreme"] if name in extreme_deck(edition)]
-    for key, deck in EXACT_DECKS.items():
+        assert pads[edition] == [name for name in PADS[edition][1].pad if name in extreme_deck(edition)]
+    for key in EXACT_PADS:
+        deck = PADS[key][1].cards
         assert set(pads[key]) == set(deck), key
-        assert pads[key] == list(PAD_ORDER[key])
+        assert pads[key] == list(PADS[key][1].pad)
     assert len(pads["2016"]) == len(set(pads["2016"]))
 
 
 def test_the_pad_order_names_every_card_of_its_decks_and_no_other():
     # a card added to a table without a place on its pad (or one taken out) fails here, not on a phone
-    assert set(PAD_ORDER["extreme"]) == set().union(*(extreme_deck(e) for e in args.EDITIONS))
-    for key, deck in EXACT_DECKS.items():
-        assert sorted(PAD_ORDER[key]) == sorted(deck), key
+    for variant in {r.variant for r in records() if not r.counting}:  # per variant: every edition's cards
+        kin = [r.edition for r in editions_of(variant) if r.edition is not None]
+        assert {n for e in kin for n in PADS[e][1].pad} == set().union(*(extreme_deck(e) for e in kin)), variant
+        for edition in kin:
+            assert extreme_deck(edition) <= set(PADS[edition][1].pad), edition
+    for key in EXACT_PADS:
+        assert sorted(PADS[key][1].pad) == sorted(PADS[key][1].cards), key
 
 
 def test_a_pads_digits_are_the_faces_of_its_decks_number_cards():
@@ -93,28 +101,35 @@ def test_a_pads_digits_are_the_faces_of_its_decks_number_cards():
         assert len(digits) * COPIES_PER_NUMBER == CARDS["number"].count(edition)
         others = sum(card.points * card.count(edition) for card in CARDS.values() if card.points is not None)
         assert COPIES_PER_NUMBER * sum(digits) + others == deck_points(edition)
-    for key in EXACT_DECKS:
-        variant, _, side = key.partition("-") if key.startswith("flip") else (key, "", "")
+    for key in EXACT_PADS:
+        record, side = PADS[key]
         digits = DOC["pads"][key]["digits"]
-        assert digits == sorted(COPIES_PER_DIGIT[variant]), key
+        assert digits == sorted(side.digits), key
         for digit in range(10):
             try:
-                taken = parse_deck_card(str(digit), variant, side or None) == ("number", digit)
+                taken = parse_deck_card(str(digit), record, side.name) == ("number", digit)
             except CommandError:
                 taken = False
             assert taken == (digit in digits), (key, digit)
 
 
-def played_without_a_target(key: str, card: str) -> bool:
-    """Whether a fresh table of this pad takes `play CARD` with no target= (seat 2 to play)."""
-    if key in args.EDITIONS:
+def fresh_table(key: str) -> Table:
+    """A table of this pad's game, its side up, seat 2 to play."""
+    record, side = PADS[key]
+    if not record.counting:
         t = Table()
-        t.new_game(4, dealer=1, edition=key)
+        t.new_game(4, dealer=1, variant=record.variant, edition=record.edition)
         t.start_round("5")
     else:
-        t = exact_table("flip" if key.startswith("flip") else key)
-        if key == "flip-dark":
-            t.set(side="dark")
+        t = exact_table(record.variant)
+        if side.name is not None and side.name != record.sides[0].name:
+            t.set(side=side.name)
+    return t
+
+
+def played_without_a_target(key: str, card: str) -> bool:
+    """Whether a fresh table of this pad takes `play CARD` with no target= (seat 2 to play)."""
+    t = fresh_table(key)
     try:
         t.play(card)
     except CommandError as error:
@@ -146,10 +161,10 @@ def hand_points_of(key: str, cards: list[str]) -> int:
     """What the table counts for a hand of `cards` at the end of a round of this pad's game."""
     from shooter.table.cards import hand_points
     from shooter.table.editions import exact_hand_points
-    if key in args.EDITIONS:
-        return hand_points(cards, key)
-    variant, _, side = key.partition("-") if key.startswith("flip") else (key, "", "")
-    return exact_hand_points(cards, variant, side or None)
+    record, side = PADS[key]
+    if not record.counting:
+        return hand_points(cards, record)
+    return exact_hand_points(cards, record, side.name)
 
 
 @pytest.mark.parametrize("key", sorted(DOC["pads"]))
@@ -167,7 +182,20 @@ def test_a_pads_points_are_what_the_table_counts_for_each_card_in_a_hand(key):
 @pytest.mark.parametrize("key", sorted(DOC["pads"]))
 def test_a_pads_copies_are_its_decks_counts(key):
     pad = DOC["pads"][key]
-    record = lookup("flip" if key.startswith("flip") else key if key in EXACT_DECKS else "extreme",
-                    None if not key.isdigit() else key)
-    side = record.side(key.partition("-")[2] or None)
+    side = PADS[key][1]
     assert pad["copies"] == {card: side.cards[card].count for card in pad["cards"]}
+
+
+def owes_at_the_target(key: str, card: str) -> bool:
+    """Whether a fresh table of this pad, on `play CARD target=S`, turns the shooter to S (an entry owed there)."""
+    t = fresh_table(key)
+    t.play(card, target=4)
+    return t.aim_seat == 4 and t.game.head is not None and t.game.head.seat == 4
+
+
+@pytest.mark.parametrize("key", sorted(DOC["pads"]))
+def test_a_pads_swaps_are_its_targeted_cards_that_do_not_turn_the_shooter_to_the_target(key):
+    # the page asks "tap the seat the shooter turns to" for the others (shooter/web/static/table.js)
+    pad = DOC["pads"][key]
+    assert set(pad["swaps"]) <= set(pad["targeted"])
+    assert [card for card in pad["targeted"] if not owes_at_the_target(key, card)] == pad["swaps"], key

@@ -1,6 +1,7 @@
 """The editions this controller knows out of the box, as records (docs/rules.md's card tables, checked by
 tests/test_editions_records.py against that page): Uno Extreme's 2016 and 2010 decks, classic Uno, Uno All
-Wild and Uno Flip. Another box is one more record here (or registered by whoever needs it)."""
+Wild, Uno Flip and Uno Attack's 112-card (1998) and 106-card printings. Another box is one more record here
+(or registered by whoever needs it)."""
 
 from __future__ import annotations
 
@@ -142,3 +143,39 @@ FLIP_EDITION = register(Edition(
     # which goes back to the deck
     first_void=frozenset({"wild-draw-two"}), challenges=True,
 ))
+
+# --- Uno Attack (AT-*): the launcher's first game (Mattel, 1998), played by the Extreme family's rules; 1..9,
+# no 0, 8 of each value. The later printing holds 106 cards: no sheet at hand says which six it drops; this
+# record ASSUMES the four Trade Hands and the two Wild Hit-Fire (docs/rules.md AT-106).
+_ATTACK_PAD = ("number", "skip", "reverse", "hit2", "discard-all", "trade-hands", "wild", "wild-all-hit",
+               "wild-hit-fire")
+_ATTACK_NAMES = {
+    "en": {"": "Uno Attack", "number": "Number", "hit2": "Hit 2", "reverse": "Reverse", "skip": "Skip",
+           "discard-all": "Discard All", "trade-hands": "Trade Hands", "wild": "Wild",
+           "wild-all-hit": "Wild All Hit", "wild-hit-fire": "Wild Hit-Fire"},
+    "nl": {"": "Uno Attack", "number": "Cijferkaart", "hit2": "Druk 2 keer", "reverse": "Keer om",
+           "skip": "Sla over", "discard-all": "Alles afleggen", "trade-hands": "Ruil handen", "wild": "Kleurkeuze",
+           "wild-all-hit": "Iedereen drukt", "wild-hit-fire": "Druk tot het schiet"},
+}
+
+
+def _attack(edition: str, trades: int, hit_fires: int) -> Edition:
+    cards = (
+        DeckCard("AT-NUM", NUMBER, 72, None, Effect.PLAIN),
+        DeckCard("AT-HIT2", "hit2", 8, 20, Effect.HIT, presses=2),
+        DeckCard("AT-REV", "reverse", 8, 20, Effect.REVERSE),
+        DeckCard("AT-SKIP", "skip", 8, 20, Effect.SKIP),
+        DeckCard("AT-DALL", "discard-all", 4, 30, Effect.DISCARD_ALL),
+        DeckCard("AT-TRADE", "trade-hands", trades, 30, Effect.SWAP),  # aimed: the seat to trade with
+        DeckCard("AT-WILD", "wild", 4, 50, Effect.PLAIN, wild=True),
+        DeckCard("AT-ALLHIT", "wild-all-hit", 2, 50, Effect.ALL_HIT, presses=1, wild=True),
+        DeckCard("AT-HITFIRE", "wild-hit-fire", hit_fires, 50, Effect.HIT_FIRE, presses=1, wild=True),
+    )
+    held = tuple(c for c in cards if c.count)  # a printing without a card has no row (nor button) for it
+    pad = tuple(n for n in _ATTACK_PAD if any(c.name == n for c in held))
+    return Edition("attack", edition, EXTREME, (Side.of(None, held, _EXTREME_DIGITS, pad),),
+                   SCORINGS, _ATTACK_NAMES, deck_size=106 + trades + hit_fires)
+
+
+ATTACK_1998 = register(_attack("1998", trades=4, hit_fires=2))  # 112 cards, the variant's default
+ATTACK_106 = register(_attack("106", trades=0, hit_fires=0))  # the later 106-card printing (AT-106)

@@ -57,15 +57,18 @@ class Effect(StrEnum):
     FLIP = "flip"
     SKIP_ALL = "skip-all"
     WILD_DRAW = "wild-draw"  # the next takes `cards` (None: until the colour), loses the turn; challengeable
+    DISCARD_ALL = "discard-all"  # Attack: the player discards every card of the colour; the turn passes on
+    ALL_HIT = "all-hit"  # Attack: every other seat presses `presses` times in turn, from the player's left
+    HIT_FIRE = "hit-fire"  # Attack: the next seat presses until the shooter shoots a card, loses the turn
 
 
 # The effects whose card is played with target=S (the player picks a seat): the table checks a play's
 # target against this, the phone page asks for one.
 AIMED_EFFECTS = frozenset({Effect.EXTREME_HIT, Effect.TARGETED_DRAW, Effect.SWAP})
 # The Extreme family's effects that owe presses, each entry named by its card (the owed reason is the card's name)
-OWING_EFFECTS = frozenset({Effect.HIT, Effect.EXTREME_HIT})
+OWING_EFFECTS = frozenset({Effect.HIT, Effect.EXTREME_HIT, Effect.ALL_HIT, Effect.HIT_FIRE})
 # The effects whose victim loses its turn while it pays what the card owes (its presses or its cards)
-LOSES_TURN = frozenset({Effect.HIT, Effect.DRAW, Effect.WILD_DRAW})
+LOSES_TURN = frozenset({Effect.HIT, Effect.DRAW, Effect.WILD_DRAW, Effect.HIT_FIRE})
 
 # How the first card of a round is handled in the counting family.
 TURNED_UP = "turned-up"  # the dealer turns one up and reports it (`first CARD`)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shooter.editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, records
+from shooter.editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, Effect, records
 from shooter.errors import (
     AlreadyDrawn,
     BadArgument,
@@ -155,6 +155,9 @@ class ExtremeFamily(RulesFamily):
         if head is not None:
             raise PressesOwed(f"Seat {head.seat} still has {head.presses} presses owed ({head.reason}).")
         t._check_target(name, aim, card)
+        if last and t.record.card(name).effect == Effect.SWAP and t.options.last_trade_hands == "refused":
+            # AT-TRADE, rule option last_trade_hands: a sheet that forbids going out with a swap of hands
+            raise BadArgument(f"Going out with {name} is refused (rule option last_trade_hands); play or press.")
         return t._run("play", "play_card", card=name, target=aim, last=last,
                       announce=True, finish=t._end_round_if_out)
 

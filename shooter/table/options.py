@@ -22,6 +22,9 @@ Fields of :class:`RuleOptions` (all defaults follow docs/rules.md or the brief):
     A Hit 2 / Hit 4 played as a last card is still carried out (the victim
     presses) before the round ends. ``False``: the round ends at once.
     A last Extreme Hit is always carried out (the seed says so).
+``last_trade_hands = "allowed"``
+    AT-TRADE: a Trade Hands may be a player's last card (most public sheets say nothing against it).
+    ``"refused"``: going out with one is refused, as one sheet has it; the player plays or presses instead.
 ``penalty_queue = "front"``
     Penalty presses (uno, advice, wrong-card) go to the front of the owed
     queue, behind penalties already there, so the shooter turns to the
@@ -47,6 +50,7 @@ FIRST_EXTREME_HIT = ("wild", "hit2")
 PENALTY_QUEUE = ("front", "back")
 CLASSIC_FIRST_CARD = ("redraw", "apply")
 TWO_PLAYER_REVERSE = ("skip", "reverse")
+LAST_TRADE_HANDS = ("allowed", "refused")
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class RuleOptions:
     classic_first_card: str = "redraw"
     two_player_reverse: str = "skip"
     uno_penalty: int = 2
+    last_trade_hands: str = "allowed"
 
     def __post_init__(self) -> None:
         problem = self.problem()
@@ -81,6 +86,7 @@ class RuleOptions:
             "classic_first_card": self.classic_first_card in CLASSIC_FIRST_CARD,
             "two_player_reverse": self.two_player_reverse in TWO_PLAYER_REVERSE,
             "uno_penalty": type(self.uno_penalty) is int and 2 <= self.uno_penalty <= 4,
+            "last_trade_hands": self.last_trade_hands in LAST_TRADE_HANDS,
         }
         for name, ok in checks.items():
             if not ok:

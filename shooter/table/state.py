@@ -25,6 +25,7 @@ from shooter.editions.records import (
     EXTREME_TURN_REASONS,
     FORMAT1_VARIANT,
     Names,
+    editions_of,
     family_of,
     lookup,
 )
@@ -34,7 +35,6 @@ from shooter.vocabulary import Phase, Reason
 from .args import (
     DEFAULT_LIMIT,
     DIRECTIONS,
-    EDITIONS,
     ELIMINATION,
     MAX_LIMIT,
     MAX_SEATS,
@@ -479,7 +479,8 @@ class _Loader:
 
     def extreme_part(self, game: GameState, data: dict[str, Any], nested: bool) -> None:
         """The Extreme family's own fields: the deck edition, the play a wrong-card penalty takes back."""
-        game.edition = self.choice(data, "edition", EDITIONS)
+        # a deck edition of this game's own variant: an Uno Attack printing is no Uno Extreme deck
+        game.edition = self.choice(data, "edition", [r.edition for r in editions_of(game.variant) if r.edition])
         game.last_play = self.last_play(data["last_play"], nested)
 
     def exact_part(self, game: GameState, data: dict[str, Any], nested: bool) -> None:

@@ -122,7 +122,28 @@ class TurnRules(TableBase):
         Effect.SKIP: _first_skip,
         Effect.HIT: _first_hit,
         Effect.EXTREME_HIT: _first_extreme_hit,
+        # AT-FIRST: a first Discard All, Trade Hands or Wild: an ordinary first turn; a first Wild All Hit or
+        # Wild Hit-Fire is carried out against the first player as its play would be (see _first_attack)
+        Effect.DISCARD_ALL: _first_ordinary,
+        Effect.SWAP: _first_ordinary,
+        Effect.ALL_HIT: lambda self, first: self._first_attack(first),
+        Effect.HIT_FIRE: lambda self, first: self._first_attack(first),
     }
+
+    def _first_attack(self, first: str) -> None:
+        # AT-FIRST: a first Wild All Hit: every player presses once, from the dealer's left (the dealer too);
+        # a first Wild Hit-Fire: the player left of the dealer presses until a card comes out, and is skipped.
+        g = self._game
+        victim = g.current_seat
+        card = self.record.card(first)
+        if card.effect == Effect.ALL_HIT:
+            seat = victim
+            for _ in range(len(g.in_game)):
+                self._owe(seat, card.presses, first)
+                seat = g.next_seat(seat)
+            return
+        self._owe(victim, card.presses, first)
+        g.current = g.next_seat(victim)
 
     # --- a play and the cards' effects ------------------------------------------
     def _apply_play(self, card: str, target: int | None, last: bool) -> None:
@@ -188,6 +209,31 @@ class TurnRules(TableBase):
         self._owe(target, self.record.card(hit).presses, hit, by=player)
         g.current = g.next_seat(player)
 
+    def _play_trade_hands(self, player: int, card: str, target: int | None, last: bool) -> None:
+        # AT-TRADE: the player swaps hands with the target (aimed like an Extreme Hit); the Extreme family
+        # counts no cards, so nothing is moved here; the turn passes to the next seat.
+        self._play_plain(player, card, target, last)
+
+    def _play_all_hit(self, player: int, card: str, target: int | None, last: bool) -> None:
+        # AT-ALLHIT: every other seat presses `presses` times, in turn order from the player's left; then the
+        # seat left of the player plays (it pressed, but the card does not take its turn).
+        g = self._game
+        hit = self._acting_as(card)
+        seat = g.next_seat(player)
+        while seat != player:
+            self._owe(seat, self.record.card(hit).presses, hit, by=player)
+            seat = g.next_seat(seat)
+        g.current = g.next_seat(player)
+
+    def _play_hit_fire(self, player: int, card: str, target: int | None, last: bool) -> None:
+        # AT-HITFIRE: the next seat presses until the shooter shoots at least one card (_pay_owed_press keeps
+        # the entry while a press shoots nothing) and loses the turn; with two seats the player is up again.
+        g = self._game
+        victim = g.next_seat(player)
+        hit = self._acting_as(card)
+        self._owe(victim, self.record.card(hit).presses, hit, by=player)
+        g.current = g.next_seat(victim)
+
     # What a played card does, per its effect in the game's record.
     PLAY_EFFECT: ClassVar[dict[str, Callable[[TurnRules, int, str, int | None, bool], None]]] = {
         Effect.PLAIN: _play_plain,
@@ -195,6 +241,10 @@ class TurnRules(TableBase):
         Effect.REVERSE: _play_reverse,
         Effect.HIT: _play_hit,
         Effect.EXTREME_HIT: _play_extreme_hit,
+        Effect.DISCARD_ALL: _play_plain,  # AT-DALL: the player discards the colour's cards; the turn passes
+        Effect.SWAP: _play_trade_hands,
+        Effect.ALL_HIT: _play_all_hit,
+        Effect.HIT_FIRE: _play_hit_fire,
     }
 
     # --- a press ---------------------------------------------------------------
@@ -213,12 +263,21 @@ class TurnRules(TableBase):
         g = self._game
         head = g.head
         assert head is not None, "a press paid an owed press with nothing owed"
+        if not fired and self._until_fired(head.reason):
+            # AT-HITFIRE: a press that shot nothing pays nothing of a Hit-Fire: the seat presses again
+            self._emit(EventName.OWED, seat=head.seat, presses=head.presses, reason=head.reason)
+            return
         head.presses -= 1
         self._emit(EventName.OWED, seat=head.seat, presses=head.presses, reason=head.reason)
         if head.presses:
             return
         g.queue.pop(0)
         self._announce(None)  # the new head, or the turn once nothing is owed
+
+    def _until_fired(self, reason: str) -> bool:
+        """Whether an owed entry is paid only by a press that shoots a card (the record's Hit-Fire cards)."""
+        cards = self.record.cards()
+        return reason in cards and cards[reason].effect == Effect.HIT_FIRE
 
     def _draw(self, g: GameState) -> None:
         # T-PRESS: nothing owed: the current player presses once, whatever comes

@@ -11,7 +11,8 @@ pads. Where each comes from:
 - ``name_length``: :data:`shooter.seat_names.MAX_LENGTH`; ``languages``: :data:`shooter.i18n.LANGUAGES`;
 - ``pads``: per pad (each side of each edition's deck) its ``cards`` in the pad's order (the record's), its
   ``digits`` (the faces of its number cards), the cards that are ``targeted`` (the player taps a seat: their
-  effect aims, :data:`shooter.editions.AIMED_EFFECTS`), each card's ``copies`` in the deck (``null``: not known;
+  effect aims, :data:`shooter.editions.AIMED_EFFECTS`), of those the ``swaps`` (the player trades hands with the
+  seat; the others turn the shooter there), each card's ``copies`` in the deck (``null``: not known;
   the page puts the most played on its pad's first page) and ``points`` in a hand (``null``: a number card, its
   face value; the hands pad adds them up) and the ``names`` printed on them per language;
 - ``defaults``: the form's first choices, this controller's own: ``players`` its seats without a game
@@ -27,6 +28,7 @@ from typing import Any
 
 from shooter import i18n, seat_names
 from shooter.editions import AIMED_EFFECTS, SCORINGS_OF, Edition, Side, editions_of, records
+from shooter.editions.records import Effect
 from shooter.table import args
 from shooter.table.options import RuleOptions
 
@@ -49,6 +51,8 @@ def pads() -> dict[str, dict[str, Any]]:
             out[pad_key(record, side)] = {
                 "cards": cards, "digits": sorted(side.digits),
                 "targeted": [name for name in cards if side.cards[name].effect in AIMED_EFFECTS],
+                # of those, the cards whose player trades hands with the seat (the shooter does not turn there)
+                "swaps": [name for name in cards if side.cards[name].effect == Effect.SWAP],
                 "copies": {name: side.cards[name].count for name in cards},
                 "points": {name: side.cards[name].points for name in cards},
                 "names": {lang: {name: names.get(name, name) for name in cards}

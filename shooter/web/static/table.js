@@ -156,7 +156,9 @@ function playCard(card) {
   const last = $("last").checked && !exact(game) ? " last" : "";
   $("pad").dataset.page = "1";
   if (pad(game).targeted.includes(card)) {  // the player taps a seat on the circle
-    pickSeat(card === "extreme-hit" ? t("pad.target") : t("pad.pick", {card: cardName(game, card)}),
+    // which seat it asks for is the pad's data: a swap's partner, or the seat the shooter turns to
+    const words = pad(game).swaps.includes(card) ? "pad.pick" : "pad.target";
+    pickSeat(t(words, {card: cardName(game, card)}),
       (seat) => `play ${card} target=${seat}${last}`, () => { $("last").checked = false; });
     return;
   }
