@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .camera_words import EXPOSURES, Exposure
+from .camera_words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
 from .errors import BadArgument, ConfigError
 
 if TYPE_CHECKING:
@@ -86,6 +86,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="set: the camera takes the exposure the recogniser asks for (darker, to look again at "
                             "a card whose white it clipped), as the table's camera does (default); own: the camera "
                             "keeps its own, as one whose exposure cannot be set")
+    bench.add_argument("--style", choices=CARD_STYLES, default=CardStyle.PLAIN.value,
+                       help="how the rendered cards are printed: plain, the simulator's own (a white symbol with a "
+                            "black outline; default), or printed, drawn like the printed cards (a tilted white "
+                            "ellipse, the symbol in the card's colour, wood, felt and cloth tables, JPEG frames)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cards_command == "bench":
         from .vision.bench import bench
         chosen = [record] if args.variant or args.edition else records()
-        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed, exposure=args.exposure), args.json,
-                      sys.stdout)
+        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed, exposure=args.exposure,
+                            style=args.style), args.json, sys.stdout)
     if args.cards_command == "learn":
         return _learn(args, config, record, state_dir)
     if args.sim:

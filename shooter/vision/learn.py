@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..camera_words import CardStyle
 from ..editions import Edition
 from .card import Features, features
 from .synthetic import FaceSpec, Truth, faces_of, learning_set
@@ -34,9 +35,11 @@ def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
     return deck
 
 
-def learn_sim(record: Edition, seed: int, tries: int = 3) -> tuple[Deck, list[FaceSpec]]:
-    """The deck learned from the rendered learning set (the simulated owner shows each face once, and again
-    those the watcher did not see settle, up to ``tries`` times); also the faces never seen."""
+def learn_sim(record: Edition, seed: int, tries: int = 3,
+              style: str = CardStyle.PLAIN) -> tuple[Deck, list[FaceSpec]]:
+    """The deck learned from the rendered learning set of cards printed in ``style`` (the simulated owner shows
+    each face once, and again those the watcher did not see settle, up to ``tries`` times); also the faces never
+    seen."""
     specs = {(f.name, f.side): f for f in faces_of(record)}
     seen: list[tuple[FaceSpec, str | None, Features]] = []
     todo: list[FaceSpec] | None = None
@@ -44,7 +47,7 @@ def learn_sim(record: Edition, seed: int, tries: int = 3) -> tuple[Deck, list[Fa
         missed: list[FaceSpec] = []
         watcher: PileWatcher | None = None
         pending: Truth | None = None
-        for shot in learning_set(record, seed + attempt, todo):
+        for shot in learning_set(record, seed + attempt, todo, style):
             if watcher is None or watcher.region != shot.region:
                 watcher = PileWatcher(None, shot.region)
             if shot.dropped is not None:
