@@ -107,6 +107,13 @@ class _LookAgain:
     view: _Kept            # the view it was seen in
 
 
+def _solid(moved: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """The pixels of ``moved`` that lie in a blob at least 3 pixels across (an opening): a hand or a card moves
+    as a blob, while the sensor's noise and a phone's JPEG flicker along a patterned cloth's sharp edges (a
+    stripe's edge, a check's) as lines a pixel or two wide, which would keep a still view moving."""
+    return np.asarray(cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+
+
 def _shrunk(view: Frame | npt.NDArray[np.float32], shrink: int) -> npt.NDArray[np.float32]:
     h, w = view.shape[:2]
     small = cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
@@ -316,7 +323,7 @@ class PileWatcher:
         """``small`` (the shrunk view now) against the last: whether the view has been still for the window."""
         assert self._last is not None
         level = max(self.settings.floor, self.settings.motion_level * self._white())
-        moved = channel_max(np.abs(small - self._last)) > level
+        moved = _solid(channel_max(np.abs(small - self._last)) > level)
         self._last = small
         if moved.mean() > self.settings.motion_share:
             self._still_since, self._checked = now, False

@@ -48,7 +48,7 @@ def _italic_digit(text: str, w: int, h: int) -> npt.NDArray[np.uint8]:
     mask = np.zeros((h, w), np.uint8)
     font, thick = cv2.FONT_HERSHEY_TRIPLEX, max(3, w // 6)
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
-    scale = min(0.66 * w / tw, 0.6 * h / th)
+    scale = min(0.86 * w / tw, 0.72 * h / th)
     thick = max(3, round(thick * scale * 1.1))
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
     org = ((w - tw) // 2 - round(SLANT * th / 2), (h + th) // 2 - (h // 10 if text in ("6", "9") else 0))
@@ -124,7 +124,7 @@ def face(name: str, colour: str | None, side: str | None = None, look: str | Non
     img[:] = WHITE
     _paint(img, np.round(field * 255).astype(np.uint8), ink)
     middle = _middle(look)
-    sw, sh = round(WIDTH * 0.5), round(HEIGHT * 0.42)
+    sw, sh = round(WIDTH * 0.56), round(HEIGHT * 0.46)
     big = np.zeros((HEIGHT, WIDTH), np.uint8)
     x, y = (WIDTH - sw) // 2, (HEIGHT - sh) // 2
     big[y:y + sh, x:x + sw] = _symbol(name, side, sw, sh)
