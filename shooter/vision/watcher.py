@@ -538,18 +538,21 @@ class _Matching:
 
     def __init__(self, deck: Deck):
         self.symbols = [face.symbol for face in deck.faces]   # held, so that `fits` compares these very arrays
-        self.means = {b: _unit(np.mean([_blurred(s, b)[4:-4, 4:-4] for s in self.symbols], axis=0)) for b in BLURS}
+        # the mean of the faces' symbols of one polarity (a light map and a dark one share nothing)
+        self.means = {(p, b): _unit(np.mean([_blurred(f.symbol, b)[4:-4, 4:-4] for f in deck.faces
+                                             if f.polarity == p], axis=0))
+                      for p in {f.polarity for f in deck.faces} for b in BLURS}
         # per face, each blur's learned symbol less its margin of 4 pixels (the slack a read is aligned in), as
         # matched, and without the mean; a blur of a face that learned no symbol (blank) is left out: it matches
         # nothing (its score stays 0)
         self.learned: dict[int, list[tuple[float, npt.NDArray[np.float32], npt.NDArray[np.float64]]]] = {}
-        for s in self.symbols:
+        for f in deck.faces:
             ready = []
             for b in BLURS:
-                learned = np.ascontiguousarray(_blurred(s, b)[4:-4, 4:-4])
+                learned = np.ascontiguousarray(_blurred(f.symbol, b)[4:-4, 4:-4])
                 if float(learned.std()) >= 1e-3:
-                    ready.append((b, learned, _shorn(learned, self.means[b])))
-            self.learned[id(s)] = ready
+                    ready.append((b, learned, _shorn(learned, self.means[(f.polarity, b)])))
+            self.learned[id(f.symbol)] = ready
         self._apart: dict[tuple[int, int], float] = {}
 
     def score(self, views: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], face: Face) -> float:
@@ -557,7 +560,7 @@ class _Matching:
         matches ``face`` (see :func:`_scores`)."""
         best = 0.0
         for b, learned, shorn in self.learned[id(face.symbol)]:
-            best = max(best, float(_shorn(_aligned(views, learned), self.means[b]) @ shorn))
+            best = max(best, float(_shorn(_aligned(views, learned), self.means[(face.polarity, b)]) @ shorn))
         return best
 
     def apart(self, one: Face, other: Face) -> float:
@@ -584,13 +587,14 @@ def _matching(deck: Deck) -> _Matching:
     return ready
 
 
-def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
+def _scores(deck: Deck, seen: Features, faces: list[Face]) -> list[tuple[float, Face]]:
     """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
     away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
     symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
-    ready, views = _matching(deck), _both_ends(symbol)
-    return sorted(((ready.score(views, face), face) for face in faces), key=lambda sf: -sf[0])
+    ready = _matching(deck)
+    views = {p: _both_ends(seen.map(p)) for p in {face.polarity for face in faces}}   # each face in its polarity
+    return sorted(((ready.score(views[face.polarity], face), face) for face in faces), key=lambda sf: -sf[0])
 
 
 def _apart(deck: Deck, one: Face, other: Face) -> float:
@@ -623,7 +627,7 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
         # a warm lamp of the line would make grey, was read a blue skip at 0.58)
         ink_conf = min(ink_conf, settings.sure * d2 / settings.ink_noise)
     wild = colour == BLACK
-    fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
+    fits = _scores(deck, seen, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
         return Read("?", None, side, 0.0, unsure=True, quad=quad)
     s1, best = fits[0]
