@@ -22,6 +22,7 @@ from ..camera_words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
 from ..editions import Edition
 from ..errors import ConfigError
 from ..reads import Read
+from .latency import Latency, latency
 from .learn import learn_sim
 from .synthetic import Truth, held_out_set
 from .templates import Deck
@@ -154,26 +155,31 @@ def held_out_seed(seed: int, asked: int | None) -> int:
 
 
 def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None = None, *,
-          exposure: str = Exposure.SET, style: str = CardStyle.PLAIN) -> dict[str, Any]:
+          exposure: str = Exposure.SET, style: str = CardStyle.PLAIN, latency_cards: int = 40) -> dict[str, Any]:
     """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
     held-out set's seed is ``asked``, by default ``seed + 1000`` (:func:`held_out_seed`); ``exposure``: ``set``
     (the camera at the exposure the watcher asks for) or ``own`` (at its own throughout); ``style``: how the
-    cards are printed (``plain``, ``printed``: learned and read in that style)."""
+    cards are printed (``plain``, ``printed``: learned and read in that style); ``latency_cards``: cards per
+    edition put down through the frame pump at the table's frame rate, each timed from at rest to its play
+    (:mod:`shooter.vision.latency`, the held-out conditions and seed; 0: none)."""
     if exposure not in EXPOSURES:
         raise ConfigError(f"exposure {exposure!r}: one of {', '.join(EXPOSURES)}")
     if style not in CARD_STYLES:
         raise ConfigError(f"style {style!r}: one of {', '.join(CARD_STYLES)}")
     held = held_out_seed(seed, asked)
-    total, timing = Tally(), Timing()
+    total, timing, waits = Tally(), Timing(), Latency()
     editions: dict[str, Any] = {}
     for record in records:
         deck, missed = learn_sim(record, seed, style=style)
         tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == Exposure.SET else 1.0,
                          style=style)
+        waited = latency(record, deck, held, latency_cards, style) if latency_cards > 0 else Latency()
         editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
-                                [f.name for f in missed]}
+                                [f.name for f in missed], "latency": waited.figures()}
         total.add(tally)
-    return {**total.figures(), **timing.figures(), "editions": editions, "mistakes": total.mistakes[:20],
+        waits.add(waited)
+    return {**total.figures(), **timing.figures(), "latency": waits.figures(), "editions": editions,
+            "mistakes": total.mistakes[:20],
             "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": held, "exposure": exposure,
             "style": style,
             "learning_settings": asdict(LEARNING), "held_out_settings": asdict(HELD_OUT)}

@@ -5,13 +5,14 @@ where it is (the change it made to the pile, or its white board in a still photo
 :data:`SIZE` (long side vertical; which end is up is not known: the symbol is matched both ways), and
 :func:`features` reads what the recogniser compares: the board's white (the light's own colour and level, so
 that the rest is measured against it), the field's ink as a fraction of that white (the colour), and the symbol
-as two maps of the card's middle: the strokes lighter than round them and those darker (a white digit on the
-colour, or one in the colour on a white ellipse: which one a deck's faces are printed in is learned).
+as maps of the card's middle: the strokes whiter than round them and those less white (a white digit on the
+colour, or one in the colour on a white ellipse: which map tells a deck's faces apart is learned,
+:data:`POLARITIES`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import cv2
@@ -28,7 +29,11 @@ MARKS = ((5, 24, 5, 29), (56, 75, 95, 119))
 ASPECT = (1.2, 2.0)                  # long over short side of an outline that may be a card (perspective)
 FILL = 0.6                           # the mask must fill this much of the outline's quadrilateral (its hull 90 %)
 
-LIGHT, DARK = "light", "dark"        # a symbol's strokes printed lighter than round them, or darker
+# the polarities of a symbol's map, measured on each pixel's least channel (a white is high in all three): its
+# strokes whiter than round them (light: a white symbol on the colour, as the plain deck's) or less white (dark: a
+# symbol in the card's colour on a white ellipse, a black outline). Which one tells a deck's faces apart is learned
+LIGHT, DARK = "light", "dark"
+POLARITIES = (LIGHT, DARK)
 Quad = npt.NDArray[np.float32]       # 4 x 2 corners: top left, top right, bottom right, bottom left
 Image = npt.NDArray[np.uint8]
 
@@ -36,7 +41,7 @@ Image = npt.NDArray[np.uint8]
 @dataclass(frozen=True)
 class Features:
     """What a straightened card shows: ``ink`` (the field's BGR over the board's white) and ``symbol`` (the
-    middle's strokes lighter than round them, 0..1, ``SYMBOL``'s size; ``dark``: those darker)."""
+    middle's strokes whiter than round them, 0..1, ``SYMBOL``'s size; ``others``: its other polarities' maps)."""
 
     ink: tuple[float, float, float]
     symbol: npt.NDArray[np.float32]
@@ -47,15 +52,16 @@ class Features:
     # the sensor clipped the border's white in a channel (or the ink's): what the card truly shows there is lost,
     # and a darker exposure would see it (:class:`~shooter.vision.watcher.PileWatcher` looks again)
     clipped: bool = False
-    # the middle's strokes darker than their surroundings (``symbol`` holds the lighter ones): a deck whose
-    # symbols are printed dark on light is matched on these (:data:`DARK`, learned per face)
-    dark: npt.NDArray[np.float32] | None = None
+    # the middle's other maps by polarity (``symbol`` is the :data:`LIGHT` one): its strokes darker than round
+    # them; a deck's faces are matched on the one that tells them apart best (learned: shooter.vision.learn)
+    others: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
 
     def map(self, polarity: str) -> npt.NDArray[np.float32]:
-        """The symbol's map of ``polarity`` (:data:`LIGHT` or :data:`DARK`; a dark one not measured: none)."""
-        if polarity == DARK:
-            return self.dark if self.dark is not None else np.zeros_like(self.symbol)
-        return self.symbol
+        """The symbol's map of ``polarity`` (one of :data:`POLARITIES`; one not measured: blank)."""
+        if polarity == LIGHT:
+            return self.symbol
+        found = self.others.get(polarity)
+        return found if found is not None else np.zeros_like(self.symbol)
 
 
 Pixel = TypeVar("Pixel", np.uint8, np.float32)
@@ -307,8 +313,7 @@ def features(card: Image) -> Features:
     # the middle's whiteness measured against the border's white (clipped alike); the symbol is whatever strokes
     # stand out of it, lighter than their surroundings or darker: which of the two a deck prints its symbols in
     # (a white one on the colour, or one in the card's colour on a white ellipse) is learned, not assumed
-    least = channel_min(img / white)
-    light, dark = symbol_maps(np.ascontiguousarray(least[y0:y1, x0:x1], np.float32))
+    light, dark = symbol_maps(np.ascontiguousarray(channel_min(img[y0:y1, x0:x1] / white), np.float32))
     # the edge tells a clipped channel of the white by the ink beside it, the field's: not where a glare over the
     # whole card lifts the field's middle more than its edge (a warm lamp's glare: the border's white, its median
     # too, near the top in every channel, its blue at 248, and the green worked out at 258 of a true 330 took the
@@ -318,7 +323,7 @@ def features(card: Image) -> Features:
     ink = ink_levels / unclipped
     possible = _possible_inks(white, unclipped, ink_levels, glare_may_lift)
     return Features((float(ink[0]), float(ink[1]), float(ink[2])), light, possible,
-                    clipped or possible is not None, dark)
+                    clipped or possible is not None, {DARK: dark})
 
 
 STROKES = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23))   # a stroke is narrower than this (pixels)

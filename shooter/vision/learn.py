@@ -14,7 +14,7 @@ import numpy as np
 
 from ..camera_words import CardStyle
 from ..editions import Edition
-from .card import DARK, LIGHT, Features, features
+from .card import LIGHT, POLARITIES, Features, features
 from .synthetic import FaceSpec, Truth, faces_of, learning_set
 from .templates import BLACK, Deck, Face
 from .watcher import PileWatcher, _apart
@@ -42,27 +42,27 @@ def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
 
 
 def polarity(group: list[tuple[FaceSpec, Features]]) -> str:
-    """The polarity (:data:`~shooter.vision.card.LIGHT` or ``DARK``) in which a group of faces told apart
-    together differ most: each face's lead over the face nearest to it, as a read is matched (either end up,
-    aligned, blurred; :meth:`~shooter.vision.watcher.classify`'s ``apart``), averaged over the group. A white
-    digit on the colour differs most in its light strokes, a digit in the card's colour on a white ellipse in
-    its dark ones (or in the white between them); the deck tells which, the recogniser assumes neither."""
+    """The polarity (:data:`~shooter.vision.card.POLARITIES`) in which a group of faces told apart together
+    differ most: each face's lead over the face nearest to it, as a read is matched (either end up, aligned,
+    blurred; :meth:`~shooter.vision.watcher.classify`'s ``apart``), averaged over the group. A white digit on the
+    colour differs most in its whiter strokes, a white glyph outlined in black on a wild's four colours in its
+    less white ones; the deck tells which, the recogniser assumes neither."""
     if len(group) < 2:
         return LIGHT
     lead = {}
-    for p in (LIGHT, DARK):
+    for p in POLARITIES:
         faces = [Face(spec.name, spec.side, spec.wild, f.map(p), p) for spec, f in group]
         deck = Deck(faces)
         lead[p] = float(np.mean([min(_apart(deck, one, other) for other in faces if other is not one)
                                  for one in faces]))
-    return DARK if lead[DARK] > DARK_LEAD * lead[LIGHT] else LIGHT
+    best = max(POLARITIES, key=lambda p: lead[p])
+    return best if lead[best] > OTHER_LEAD * lead[LIGHT] else LIGHT
 
 
-# the dark strokes are chosen when they set the faces this much further apart than the light ones: a dark map also
-# holds the outline round each white stroke and the field round an ellipse, alike on every face as learned but
-# less alike on a card read shaded, blurred or far (on the printed style's coloured faces, 0.40 light to 0.28
-# dark; on a wild with a black-outlined glyph on four colours, 0.52 to 0.97)
-DARK_LEAD = 1.15
+# another map is chosen over the whiter strokes when it sets the faces this much further apart: the others also
+# hold the outline round each stroke and the field round an ellipse, alike on every face as learned but less
+# alike on a card read shaded, blurred or far
+OTHER_LEAD = 1.15
 
 
 def learn_sim(record: Edition, seed: int, tries: int = 3,

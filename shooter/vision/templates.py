@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from ..errors import StateFileError
 from ..persist import Store
-from .card import DARK, LIGHT, SYMBOL
+from .card import LIGHT, POLARITIES, SYMBOL
 
 TEMPLATES_FILE = "card-templates.json"
 FORMAT, VERSION = "uno-shooter/card-templates", 1
@@ -43,7 +43,7 @@ class Face:
     side: str | None
     wild: bool
     symbol: Symbol = field(compare=False, repr=False)
-    polarity: str = LIGHT   # its symbol's strokes lighter than round them, or darker (learned: shooter.vision.learn)
+    polarity: str = LIGHT   # the map its symbol is matched on (card.POLARITIES; learned: shooter.vision.learn)
 
 
 @dataclass
@@ -114,8 +114,8 @@ def from_json(data: dict[str, Any]) -> Templates:
                     or not (f.get("side") is None or isinstance(f.get("side"), str)):
                 raise StateFileError(f"{where}: needs a name, a side (or null) and wild (true or false)")
             polarity = f.get("polarity", LIGHT)   # (a file from before polarities were learned: light)
-            if polarity not in (LIGHT, DARK):
-                raise StateFileError(f"{where}: polarity must be {LIGHT} or {DARK}, not {polarity!r}")
+            if polarity not in POLARITIES:
+                raise StateFileError(f"{where}: polarity must be one of {', '.join(POLARITIES)}, not {polarity!r}")
             faces.append(Face(f["name"], f["side"], f["wild"], _symbol_of(f.get("symbol"), where), polarity))
         inks: dict[str, dict[str, tuple[float, float, float]]] = {}
         for side, colours in deck["inks"].items():

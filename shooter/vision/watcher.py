@@ -272,8 +272,6 @@ class PileWatcher:
             # the camera took no darker frame (it cannot set its exposure, or would not): the first look it is
             self.exposure, self._checked = again.exposure, True
             return self._first_look(again)
-        if not still:
-            return None
         # the view now, as it would have been at the exposure the card was seen at (brighter, clipped at the
         # sensor's top as that frame was), against that frame: changed, another card came down while this one
         # waited (or a hand rests over the pile). This one is read as first seen, and the new one is found as a
@@ -283,6 +281,10 @@ class PileWatcher:
         white = float(np.percentile(channel_max(first_view.small[::4, ::4]), 99))
         level = max(self.settings.floor, self.settings.change_level * white)
         moved = channel_max(np.abs(_shrunk(brighter, self.settings.shrink) - first_view.small)) > level
+        # unchanged since the card settled: the first darker frame is read at once (the card lay still for the
+        # window already; waiting another took a player's card 0.3 s longer); changed, it is judged once still
+        if not still and moved.mean() > self.settings.motion_share:
+            return None
         if moved.mean() > self.settings.min_card_share / 2:
             # the new card is then looked for as the one whole card on top, found by its white border (as in a
             # still: where the sensor clipped the views kept, its change cannot be told), on the next still frame

@@ -6,8 +6,9 @@ about 30 degrees with the large symbol in the card's own colour over a black dro
 italic; the corner indices white with a black outline, the top-left one upright and the bottom-right one turned
 over. A wild's middle is an oval of the side's four colours on its black field, its symbol white with a black
 outline. A card with a look of its own (``look`` "hit": an Extreme hit card, named by the caller from the
-edition records) has a jagged burst in place of the ellipse; Uno Flip's dark side has a black ellipse with a
-white rim, the symbol over a white shadow. Nothing here knows a rule or an edition.
+edition records) has a jagged burst in place of the ellipse; Uno Flip's dark side has a black ellipse, the symbol
+in the card's colour outlined in white (its wilds: a white rim round their oval). Nothing here knows a rule or an
+edition.
 """
 
 from __future__ import annotations
@@ -135,11 +136,10 @@ def face(name: str, colour: str | None, side: str | None = None, look: str | Non
             _paint(img, rim, WHITE)
         _stamp(img, big[y:y + sh, x:x + sw], x, y, outline=3)
     else:
-        if dark:
+        if dark:   # the dark side: a black ellipse, the symbol in the card's colour outlined in white
             _paint(img, middle, (0.06, 0.06, 0.07))
-            rim = np.asarray(cv2.morphologyEx(middle, cv2.MORPH_GRADIENT, np.ones((5, 5), np.uint8)), np.uint8)
-            _paint(img, rim, WHITE)
-            _paint(img, _shifted(big, SHADOW_PX), WHITE)
+            _paint(img, np.asarray(cv2.dilate(big, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))), np.uint8),
+                   WHITE)
         else:
             _paint(img, middle, WHITE)
             _paint(img, _shifted(big, SHADOW_PX), (0.05, 0.05, 0.05))
