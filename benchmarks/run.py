@@ -759,7 +759,7 @@ def vision(cards: int) -> Figures:
                 "ms_per_read_frame": None}
     from shooter.editions import default, records
     if not cards:
-        out = bench([default()], seed=1, cards=1)
+        out = bench([default()], seed=1, cards=1, latency_cards=1)
         return {**out, "correct_share": None, "wrong_share": None, "ms_per_read_frame": None, "skipped": "tiny run"}
     return bench(records(), seed=1, cards=cards)
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .camera_words import EXPOSURES, Exposure
+from .camera_words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
 from .errors import BadArgument, ConfigError
 
 if TYPE_CHECKING:
@@ -86,6 +86,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        help="set: the camera takes the exposure the recogniser asks for (darker, to look again at "
                             "a card whose white it clipped), as the table's camera does (default); own: the camera "
                             "keeps its own, as one whose exposure cannot be set")
+    bench.add_argument("--latency-cards", type=int, default=40, metavar="N",
+                       help="cards per edition timed from at rest on the pile to their play, through the frame "
+                            "pump at the table's frame rate on the virtual clock (default 40; 0: none)")
+    bench.add_argument("--style", choices=CARD_STYLES, default=CardStyle.PLAIN.value,
+                       help="how the rendered cards are printed: plain, the simulator's own (a white symbol with a "
+                            "black outline; default), or printed, drawn like the printed cards (a tilted white "
+                            "ellipse, the symbol in the card's colour, wood, felt and cloth tables, JPEG frames)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         record = choose(args.variant or default().variant, args.edition)
         if getattr(args, "cards", 1) < 1:
             raise ConfigError(f"--cards {args.cards}: must be at least 1")
+        if getattr(args, "latency_cards", 0) < 0:
+            raise ConfigError(f"--latency-cards {args.latency_cards}: must be 0 or more")
         if args.cards_command == "bench":
             from .vision.bench import held_out_seed
             held_out_seed(args.seed, args.held_out_seed)   # refused here, in one line, before any work
@@ -118,8 +127,8 @@ def run(args: argparse.Namespace) -> int:
     if args.cards_command == "bench":
         from .vision.bench import bench
         chosen = [record] if args.variant or args.edition else records()
-        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed, exposure=args.exposure), args.json,
-                      sys.stdout)
+        return _print(bench(chosen, args.seed, args.cards, args.held_out_seed, exposure=args.exposure,
+                            style=args.style, latency_cards=args.latency_cards), args.json, sys.stdout)
     if args.cards_command == "learn":
         return _learn(args, config, record, state_dir)
     if args.sim:
@@ -134,6 +143,11 @@ def _print(result: dict[str, object], as_json: bool, out: TextIO) -> int:
         return 0
     for key in ("cards", "reads", "correct", "wrong", "unsure", "missed", "ms_per_frame", "ms_per_read_frame"):
         print(f"{key:18} {result.get(key)}", file=out)
+    waits = dict(result.get("latency") or {})  # type: ignore[call-overload]
+    if waits.get("played"):
+        print(f"{'latency':18} median {waits['median_s']} s, 90 % within {waits['p90_s']} s, most {waits['max_s']} s "
+              f"({waits['played']} cards played, {100 * waits['within_goal']:.1f} % within {waits['goal_s']} s)",
+              file=out)
     for key, figures in dict(result.get("editions") or {}).items():  # type: ignore[call-overload]
         print(f"  {key:14} correct {figures['correct']}/{figures['cards']}, wrong {figures['wrong']}, "
               f"unsure {figures['unsure']}, missed {figures['missed']}", file=out)

@@ -28,6 +28,8 @@ from hal.errors import HalError
 from .loop import ControlLoop
 from .reads import Read
 
+FRAME_INTERVAL = 0.1    # seconds between the table's frames: the camera's 10 a second (a card read within 0.5 s)
+
 
 class FrameSource(Protocol):
     """What frames come from: a camera of the hardware layer, the simulated camera, a test's list."""
@@ -53,7 +55,8 @@ class FramePump:
     loop. :meth:`start` it; :meth:`close` stops it (safe twice; the thread is joined)."""
 
     def __init__(self, source: FrameSource, watcher: Watcher, *, loop: ControlLoop,
-                 deliver: Callable[[Read], None], interval: float = 0.2, log: Callable[[str], None] | None = None):
+                 deliver: Callable[[Read], None], interval: float = FRAME_INTERVAL,
+                 log: Callable[[str], None] | None = None):
         if not interval > 0.0:
             raise ValueError(f"the frame interval must be above 0 s, got {interval!r}")
         self.source, self.watcher, self.loop, self.deliver = source, watcher, loop, deliver

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from .camera_words import SimScene
 from .editions import Edition
-from .frame_pump import FramePump
+from .frame_pump import FRAME_INTERVAL, FramePump
 from .loop import ControlLoop
 from .reads import Read
 from .vocabulary import EventName, Reason
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
     from .vision import Deck, PileWatcher
 
 LEARN_SEED = 1          # the simulated owner's one learning session (cards learn --sim --seed 1)
-FRAME_INTERVAL = 0.2    # seconds between frames: a card is read well within a second of settling
 QUIET_S = 1.0           # the simulated camera in virtual time renders this long after the view changed (unless told)
 
 

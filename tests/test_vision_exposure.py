@@ -205,7 +205,7 @@ def test_a_card_put_down_while_the_last_one_waits_for_its_darker_look_is_read_by
         rng = random.Random(f"two at once-{seed}")
         a, b = rng.sample(DARK, 2)
         table = Table(learned_from_renders(FLIP), glare_under_a_tinted_lamp(rng), rng, side="dark")
-        table.put(a, "purple", frames=5)   # A seen and waiting for a darker frame when B comes down
+        table.put(a, "purple", frames=4)   # A seen and waiting for a darker frame when B comes down
         assert table.watcher.exposure < 1.0 and table.reads == []
         table.put(b, "teal")
         got = [(r.card, r.colour, r.unsure) for _, r in table.reads]
@@ -223,7 +223,7 @@ def test_a_card_waiting_for_its_darker_look_is_not_read_when_the_pile_settles_an
     rng = random.Random("waiting-0")
     face = rng.choice(DARK)
     table = Table(learned_from_renders(FLIP), glare_under_a_tinted_lamp(rng), rng, side="dark")
-    table.put(face, "purple", frames=5)
+    table.put(face, "purple", frames=4)   # settled on its fourth frame: the darker look asked, not yet taken
     assert table.watcher.exposure < 1.0 and table.reads == []   # waiting
     if meanwhile == "settle":
         table.watcher.settle()

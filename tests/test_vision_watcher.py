@@ -81,11 +81,12 @@ def test_a_lone_card_on_a_bare_table_is_read_once_for_every_seed(deck, record):
 def test_an_ink_under_a_shadow_or_a_glare_is_read_as_its_colour(deck):
     # a shadow scales the ink (as a share of the white), a glare adds white to it: its hue stays. Each learned
     # ink, scaled and washed out, is still nearest its own colour, surely
-    symbol = next(f for f in deck.faces if f.name == "7").symbol
+    seven = next(f for f in deck.faces if f.name == "7")
+    symbol, maps = seven.symbol, {seven.polarity: seven.symbol}   # the 7's symbol in the map it is matched on
     for colour, ink in deck.inks[""].items():
         if colour == "":
             continue
         for scale, wash in ((0.6, 0.0), (0.45, 0.5), (0.8, 0.3), (0.35, 0.6)):
             seen = tuple(scale * v + wash for v in ink)
-            read = classify(deck, Features(seen, symbol), None)   # type: ignore[arg-type]
+            read = classify(deck, Features(seen, symbol, others=maps), None)   # type: ignore[arg-type]
             assert (read.card, read.colour, read.unsure) == ("7", colour, False), (colour, scale, wash, read)

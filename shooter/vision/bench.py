@@ -18,10 +18,11 @@ from typing import Any
 
 from sim.camera import HELD_OUT, LEARNING
 
-from ..camera_words import EXPOSURES, Exposure
+from ..camera_words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
 from ..editions import Edition
 from ..errors import ConfigError
 from ..reads import Read
+from .latency import Latency, latency
 from .learn import learn_sim
 from .synthetic import Truth, held_out_set
 from .templates import Deck
@@ -100,11 +101,11 @@ Counted = Callable[[int, Truth | None, Read | None, Any], None]
 
 
 def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing,
-             counted: Counted | None = None, fixed: float | None = None) -> Tally:
+             counted: Counted | None = None, fixed: float | None = None, style: str = CardStyle.PLAIN) -> Tally:
     """The edition's held-out set through a watcher of ``deck``, the camera at the exposure the watcher asks
     for; ``counted`` is told of each card as it is counted (benchmarks/vision_failures.py prints the ones not
     read right). ``fixed``: the camera at this exposure throughout instead, the watcher not told it (as a
-    camera whose exposure cannot be set: 1 is its own)."""
+    camera whose exposure cannot be set: 1 is its own). ``style``: how the cards are printed."""
     tally = Tally()
     watcher: PileWatcher | None = None
     pending: Truth | None = None
@@ -118,7 +119,8 @@ def held_out(record: Edition, deck: Deck, seed: int, cards: int, timing: Timing,
         tally.count(read, truth)
         if counted is not None:
             counted(index, truth, read, frame)
-    for shot in held_out_set(record, seed, cards, exposure=exposure if fixed is None else lambda: fixed):
+    for shot in held_out_set(record, seed, cards, exposure=exposure if fixed is None else lambda: fixed,
+                             style=style):
         if shot.scene != scene:   # a new camera over another table
             watcher, scene = PileWatcher(deck, shot.region), shot.scene
         assert watcher is not None
@@ -153,22 +155,32 @@ def held_out_seed(seed: int, asked: int | None) -> int:
 
 
 def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None = None, *,
-          exposure: str = Exposure.SET) -> dict[str, Any]:
+          exposure: str = Exposure.SET, style: str = CardStyle.PLAIN, latency_cards: int = 40) -> dict[str, Any]:
     """One JSON-ready object: the totals, per edition, the time per frame, and what was measured on. The
     held-out set's seed is ``asked``, by default ``seed + 1000`` (:func:`held_out_seed`); ``exposure``: ``set``
-    (the camera at the exposure the watcher asks for) or ``own`` (at its own throughout)."""
+    (the camera at the exposure the watcher asks for) or ``own`` (at its own throughout); ``style``: how the
+    cards are printed (``plain``, ``printed``: learned and read in that style); ``latency_cards``: cards per
+    edition put down through the frame pump at the table's frame rate, each timed from at rest to its play
+    (:mod:`shooter.vision.latency`, the held-out conditions and seed; 0: none)."""
     if exposure not in EXPOSURES:
         raise ConfigError(f"exposure {exposure!r}: one of {', '.join(EXPOSURES)}")
+    if style not in CARD_STYLES:
+        raise ConfigError(f"style {style!r}: one of {', '.join(CARD_STYLES)}")
     held = held_out_seed(seed, asked)
-    total, timing = Tally(), Timing()
+    total, timing, waits = Tally(), Timing(), Latency()
     editions: dict[str, Any] = {}
     for record in records:
-        deck, missed = learn_sim(record, seed)
-        tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == Exposure.SET else 1.0)
+        deck, missed = learn_sim(record, seed, style=style)
+        tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == Exposure.SET else 1.0,
+                         style=style)
+        waited = latency(record, deck, held, latency_cards, style) if latency_cards > 0 else Latency()
         editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
-                                [f.name for f in missed]}
+                                [f.name for f in missed], "latency": waited.figures()}
         total.add(tally)
-    return {**total.figures(), **timing.figures(), "editions": editions, "mistakes": total.mistakes[:20],
+        waits.add(waited)
+    return {**total.figures(), **timing.figures(), "latency": waits.figures(), "editions": editions,
+            "mistakes": total.mistakes[:20],
             "resolution": list(HELD_OUT.resolution), "seed": seed, "held_out_seed": held, "exposure": exposure,
+            "style": style,
             "learning_settings": asdict(LEARNING), "held_out_settings": asdict(HELD_OUT)}
 

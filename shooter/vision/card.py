@@ -5,12 +5,14 @@ where it is (the change it made to the pile, or its white board in a still photo
 :data:`SIZE` (long side vertical; which end is up is not known: the symbol is matched both ways), and
 :func:`features` reads what the recogniser compares: the board's white (the light's own colour and level, so
 that the rest is measured against it), the field's ink as a fraction of that white (the colour), and the symbol
-as a map of how white each pixel of the card's middle is (the digit or glyph printed in white).
+as maps of the card's middle: the strokes whiter than round them and those less white (a white digit on the
+colour, or one in the colour on a white ellipse: which map tells a deck's faces apart is learned,
+:data:`POLARITIES`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import cv2
@@ -27,6 +29,11 @@ MARKS = ((5, 24, 5, 29), (56, 75, 95, 119))
 ASPECT = (1.2, 2.0)                  # long over short side of an outline that may be a card (perspective)
 FILL = 0.6                           # the mask must fill this much of the outline's quadrilateral (its hull 90 %)
 
+# the polarities of a symbol's map, measured on each pixel's least channel (a white is high in all three): its
+# strokes whiter than round them (light: a white symbol on the colour, as the plain deck's) or less white (dark: a
+# symbol in the card's colour on a white ellipse, a black outline). Which one tells a deck's faces apart is learned
+LIGHT, DARK = "light", "dark"
+POLARITIES = (LIGHT, DARK)
 Quad = npt.NDArray[np.float32]       # 4 x 2 corners: top left, top right, bottom right, bottom left
 Image = npt.NDArray[np.uint8]
 
@@ -34,7 +41,7 @@ Image = npt.NDArray[np.uint8]
 @dataclass(frozen=True)
 class Features:
     """What a straightened card shows: ``ink`` (the field's BGR over the board's white) and ``symbol`` (the
-    middle's whiteness, 0..1, ``SYMBOL``'s size)."""
+    middle's strokes whiter than round them, 0..1, ``SYMBOL``'s size; ``others``: its other polarities' maps)."""
 
     ink: tuple[float, float, float]
     symbol: npt.NDArray[np.float32]
@@ -45,6 +52,16 @@ class Features:
     # the sensor clipped the border's white in a channel (or the ink's): what the card truly shows there is lost,
     # and a darker exposure would see it (:class:`~shooter.vision.watcher.PileWatcher` looks again)
     clipped: bool = False
+    # the middle's other maps by polarity (``symbol`` is the :data:`LIGHT` one): its strokes darker than round
+    # them; a deck's faces are matched on the one that tells them apart best (learned: shooter.vision.learn)
+    others: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
+
+    def map(self, polarity: str) -> npt.NDArray[np.float32]:
+        """The symbol's map of ``polarity`` (one of :data:`POLARITIES`; one not measured: blank)."""
+        if polarity == LIGHT:
+            return self.symbol
+        found = self.others.get(polarity)
+        return found if found is not None else np.zeros_like(self.symbol)
 
 
 Pixel = TypeVar("Pixel", np.uint8, np.float32)
@@ -293,12 +310,10 @@ def features(card: Image) -> Features:
         used[:] = True
     ink_levels = np.median(pixels[used], axis=0)
     # the symbol is white as the border is (clipped alike): measured against the white as seen
-    least = channel_min(img / white)
-    # white strokes above their surroundings (a top-hat: a glare's slow rise across the field is taken away),
-    # then blurred to one sharpness whatever the camera's focus and distance
-    middle = np.ascontiguousarray(least[y0:y1, x0:x1], np.float32)
-    strokes = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23)))
-    symbol = cv2.GaussianBlur(np.clip((strokes - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR).astype(np.float32)
+    # the middle's whiteness measured against the border's white (clipped alike); the symbol is whatever strokes
+    # stand out of it, lighter than their surroundings or darker: which of the two a deck prints its symbols in
+    # (a white one on the colour, or one in the card's colour on a white ellipse) is learned, not assumed
+    light, dark = symbol_maps(np.ascontiguousarray(channel_min(img[y0:y1, x0:x1] / white), np.float32))
     # the edge tells a clipped channel of the white by the ink beside it, the field's: not where a glare over the
     # whole card lifts the field's middle more than its edge (a warm lamp's glare: the border's white, its median
     # too, near the top in every channel, its blue at 248, and the green worked out at 258 of a true 330 took the
@@ -307,8 +322,21 @@ def features(card: Image) -> Features:
     unclipped = white if near_top else _unclipped_white(img, white, middling, ink_levels)
     ink = ink_levels / unclipped
     possible = _possible_inks(white, unclipped, ink_levels, glare_may_lift)
-    return Features((float(ink[0]), float(ink[1]), float(ink[2])), symbol, possible,
-                    clipped or possible is not None)
+    return Features((float(ink[0]), float(ink[1]), float(ink[2])), light, possible,
+                    clipped or possible is not None, {DARK: dark})
+
+
+STROKES = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (23, 23))   # a stroke is narrower than this (pixels)
+
+
+def symbol_maps(middle: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The strokes of the card's middle (its whiteness, 0..1) that are lighter than their surroundings (a
+    top-hat) and those that are darker (a black-hat): a glare's slow rise across the card is taken away either
+    way. Each blurred to one sharpness whatever the camera's focus and distance."""
+    up = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, STROKES)
+    down = cv2.morphologyEx(middle, cv2.MORPH_BLACKHAT, STROKES)
+    return tuple(np.asarray(cv2.GaussianBlur(np.clip((m - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR), np.float32)
+                 for m in (up, down))  # type: ignore[return-value]
 
 
 # a lamp's colour runs from warm to cold: its BGR is a level times (1 - w, 1, 1 + w) (a bulb's w about 0.2, daylight

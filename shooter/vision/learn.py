@@ -12,31 +12,64 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..camera_words import CardStyle
 from ..editions import Edition
-from .card import Features, features
+from .card import LIGHT, POLARITIES, Features, features
 from .synthetic import FaceSpec, Truth, faces_of, learning_set
 from .templates import BLACK, Deck, Face
-from .watcher import PileWatcher
+from .watcher import PileWatcher, _apart
 
 
 def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
     """The deck learned from each face's features (``(face, colour it was shown in, features)``); a face seen
-    more than once keeps its last symbol."""
-    faces: dict[tuple[str, str | None], Face] = {}
+    more than once keeps its last symbol. Which strokes carry the symbols (lighter than round them or darker:
+    :func:`polarity`) is learned for the faces told apart together (a side's coloured faces, its wilds)."""
+    shown: dict[tuple[str, str | None], tuple[FaceSpec, Features]] = {}
     inks: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     for spec, colour, f in seen:
-        faces[(spec.name, spec.side)] = Face(spec.name, spec.side, spec.wild, f.symbol)
+        shown[(spec.name, spec.side)] = (spec, f)
         inks.setdefault((spec.side or "", colour or BLACK), []).append(f.ink)
-    deck = Deck(list(faces.values()))
+    groups: dict[tuple[str | None, bool], list[tuple[FaceSpec, Features]]] = {}
+    for spec, f in shown.values():
+        groups.setdefault((spec.side, spec.wild), []).append((spec, f))
+    chosen = {key: polarity(group) for key, group in groups.items()}
+    deck = Deck([Face(spec.name, spec.side, spec.wild, f.map(chosen[(spec.side, spec.wild)]),
+                      chosen[(spec.side, spec.wild)]) for spec, f in shown.values()])
     for (side, colour), values in inks.items():
         mean = np.mean(np.asarray(values), axis=0)
         deck.inks.setdefault(side, {})[colour] = (float(mean[0]), float(mean[1]), float(mean[2]))
     return deck
 
 
-def learn_sim(record: Edition, seed: int, tries: int = 3) -> tuple[Deck, list[FaceSpec]]:
-    """The deck learned from the rendered learning set (the simulated owner shows each face once, and again
-    those the watcher did not see settle, up to ``tries`` times); also the faces never seen."""
+def polarity(group: list[tuple[FaceSpec, Features]]) -> str:
+    """The polarity (:data:`~shooter.vision.card.POLARITIES`) in which a group of faces told apart together
+    differ most: each face's lead over the face nearest to it, as a read is matched (either end up, aligned,
+    blurred; :meth:`~shooter.vision.watcher.classify`'s ``apart``), averaged over the group. A white digit on the
+    colour differs most in its whiter strokes, a white glyph outlined in black on a wild's four colours in its
+    less white ones; the deck tells which, the recogniser assumes neither."""
+    if len(group) < 2:
+        return LIGHT
+    lead = {}
+    for p in POLARITIES:
+        faces = [Face(spec.name, spec.side, spec.wild, f.map(p), p) for spec, f in group]
+        deck = Deck(faces)
+        lead[p] = float(np.mean([min(_apart(deck, one, other) for other in faces if other is not one)
+                                 for one in faces]))
+    best = max(POLARITIES, key=lambda p: lead[p])
+    return best if lead[best] > OTHER_LEAD * lead[LIGHT] else LIGHT
+
+
+# another map is chosen over the whiter strokes when it sets the faces this much further apart: the others also
+# hold the outline round each stroke and the field round an ellipse, alike on every face as learned but less
+# alike on a card read shaded, blurred or far
+OTHER_LEAD = 1.15
+
+
+def learn_sim(record: Edition, seed: int, tries: int = 3,
+              style: str = CardStyle.PLAIN) -> tuple[Deck, list[FaceSpec]]:
+    """The deck learned from the rendered learning set of cards printed in ``style`` (the simulated owner shows
+    each face once, and again those the watcher did not see settle, up to ``tries`` times); also the faces never
+    seen."""
     specs = {(f.name, f.side): f for f in faces_of(record)}
     seen: list[tuple[FaceSpec, str | None, Features]] = []
     todo: list[FaceSpec] | None = None
@@ -44,7 +77,7 @@ def learn_sim(record: Edition, seed: int, tries: int = 3) -> tuple[Deck, list[Fa
         missed: list[FaceSpec] = []
         watcher: PileWatcher | None = None
         pending: Truth | None = None
-        for shot in learning_set(record, seed + attempt, todo):
+        for shot in learning_set(record, seed + attempt, todo, style):
             if watcher is None or watcher.region != shot.region:
                 watcher = PileWatcher(None, shot.region)
             if shot.dropped is not None:

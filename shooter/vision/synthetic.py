@@ -22,10 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from sim.camera import HELD_OUT, LEARNING, SceneSettings, SimCamera
+from sim.camera.printed import HIT
 from sim.cards import COLOURS, DARK_COLOURS, Card, FlipCard, TableCard
 
+from ..camera_words import CardStyle
 from ..editions import Edition
-from ..editions.records import NUMBER
+from ..editions.records import NUMBER, Effect
+
+LOOKS = {Effect.HIT: HIT, Effect.EXTREME_HIT: HIT}   # the effects whose cards have a look of their own
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class FaceSpec:
     side: str | None
     wild: bool
     colours: tuple[str, ...]
+    look: str | None = None   # a look of its own in the printed style (``hit``: an Extreme hit card)
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,14 @@ def faces_of(record: Edition) -> list[FaceSpec]:
             if card.name == NUMBER:
                 out += [FaceSpec(str(d), side.name, False, colours) for d, n in side.digits.items() if n]
             elif card.count != 0:   # a card the box does not hold (Extreme 2010's Hit 4) is not shown
-                out.append(FaceSpec(card.name, side.name, card.wild, () if card.wild else colours))
+                out.append(FaceSpec(card.name, side.name, card.wild, () if card.wild else colours,
+                                    LOOKS.get(card.effect)))
     return out
+
+
+def looks_of(faces: Sequence[FaceSpec]) -> dict[str, str]:
+    """The faces with a look of their own, by name (what :class:`~sim.camera.SimCamera` is told)."""
+    return {f.name: f.look for f in faces if f.look is not None}
 
 
 def physical(spec: FaceSpec, colour: str | None) -> TableCard:
@@ -105,7 +116,7 @@ def _shot(camera: SimCamera, t: float, dropped: Truth | None, scene: int, exposu
 
 def _render(drops: Sequence[tuple[FaceSpec, str | None]], settings: SceneSettings, rng: random.Random,
             side: str | None, per_scene: int, exposure: Exposure | None = None, scene: int = 0,
-            again: bool = False) -> Iterator[Shot]:
+            again: bool = False, style: str = CardStyle.PLAIN, looks: dict[str, str] | None = None) -> Iterator[Shot]:
     frame_s = 1.0 / settings.fps
     window = math.ceil(0.25 / frame_s)
     # a hand may leave over up to 9 frames; then the settling window, and two frames to spare; ``again``: time
@@ -114,7 +125,7 @@ def _render(drops: Sequence[tuple[FaceSpec, str | None]], settings: SceneSetting
     t = 0.0
     for start in range(0, len(drops), per_scene):
         pile: list[TableCard] = []
-        camera = SimCamera(pile, rng, settings)
+        camera = SimCamera(pile, rng, settings, style=style, looks=looks)
         camera.side_up = side or "light"
         for k in range(3):
             yield _shot(camera, t, None, scene, exposure if k else None)
@@ -133,26 +144,30 @@ def _sides(record: Edition) -> list[str | None]:
     return [s.name for s in record.sides]
 
 
-def learning_set(record: Edition, seed: int, only: Sequence[FaceSpec] | None = None) -> Iterator[Shot]:
+def learning_set(record: Edition, seed: int, only: Sequence[FaceSpec] | None = None,
+                 style: str = CardStyle.PLAIN) -> Iterator[Shot]:
     """Each face of the edition (or of ``only``) put on the pile once, side by side (coloured faces in turn
-    through the side's colours), under the learning's conditions."""
+    through the side's colours), under the learning's conditions, printed in ``style``."""
     rng = random.Random(seed)
     faces = faces_of(record) if only is None else list(only)
+    looks = looks_of(faces_of(record))
     for side in _sides(record):
         drops = [(f, f.colours[i % len(f.colours)] if f.colours else None)
                  for i, f in enumerate(f for f in faces if f.side == side)]
         if drops:
-            yield from _render(drops, LEARNING, rng, side, per_scene=len(drops))
+            yield from _render(drops, LEARNING, rng, side, per_scene=len(drops), style=style, looks=looks)
 
 
 def held_out_set(record: Edition, seed: int, cards: int, per_scene: int = 10,
-                 settings: SceneSettings = HELD_OUT, exposure: Exposure | None = None) -> Iterator[Shot]:
+                 settings: SceneSettings = HELD_OUT, exposure: Exposure | None = None,
+                 style: str = CardStyle.PLAIN) -> Iterator[Shot]:
     """``cards`` random faces of the edition (in random colours, the sides taking turns scene by scene) put
     down one after another under the held-out conditions, 1.9 s apart (time for a card whose white the sensor
     clipped to be looked at again darker); each frame at the exposure ``exposure`` asks for (by default the
-    camera's own, not set)."""
+    camera's own, not set); the cards printed in ``style``."""
     rng = random.Random(seed)
     faces = faces_of(record)
+    looks = looks_of(faces)
     sides = _sides(record)
     done = 0
     scene = 0
@@ -164,6 +179,7 @@ def held_out_set(record: Edition, seed: int, cards: int, per_scene: int = 10,
         for _ in range(n):
             f = rng.choice(mine)
             drops.append((f, rng.choice(f.colours) if f.colours else None))
-        yield from _render(drops, settings, rng, side, per_scene=n, exposure=exposure, scene=scene, again=True)
+        yield from _render(drops, settings, rng, side, per_scene=n, exposure=exposure, scene=scene, again=True,
+                           style=style, looks=looks)
         done += n
         scene += 1

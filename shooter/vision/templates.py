@@ -7,7 +7,7 @@ far. The file ``card-templates.json`` in the state directory keeps them (version
 one loader, ``Store.load_or_set_aside``, so a bad file is set aside with one line, never a crash):
 
     {"format": "uno-shooter/card-templates", "version": 1,
-     "decks": {"extreme-2016": {"faces": [{"name": "7", "side": null, "wild": false,
+     "decks": {"extreme-2016": {"faces": [{"name": "7", "side": null, "wild": false, "polarity": "light",
                                            "symbol": "<base64 of the map as bytes 0..255>"}, ...],
                                 "inks": {"": {"red": [b, g, r], ..., "": [b, g, r]}}}}}
 """
@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from ..errors import StateFileError
 from ..persist import Store
-from .card import SYMBOL
+from .card import LIGHT, POLARITIES, SYMBOL
 
 TEMPLATES_FILE = "card-templates.json"
 FORMAT, VERSION = "uno-shooter/card-templates", 1
@@ -36,12 +36,14 @@ Symbol = npt.NDArray[np.float32]
 @dataclass(frozen=True)
 class Face:
     """One printed face: ``name`` as the protocol writes the card (``7``, ``skip``), ``side`` (Flip's
-    ``light``/``dark``, else None), ``wild`` (no colour) and its learned symbol map."""
+    ``light``/``dark``, else None), ``wild`` (no colour), its learned symbol map and whether that map holds the
+    strokes lighter than round them or darker (``polarity``)."""
 
     name: str
     side: str | None
     wild: bool
     symbol: Symbol = field(compare=False, repr=False)
+    polarity: str = LIGHT   # the map its symbol is matched on (card.POLARITIES; learned: shooter.vision.learn)
 
 
 @dataclass
@@ -85,7 +87,7 @@ def _symbol_of(text: object, where: str) -> Symbol:
 
 def to_json(templates: Templates) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION,
-            "decks": {key: {"faces": [{"name": f.name, "side": f.side, "wild": f.wild,
+            "decks": {key: {"faces": [{"name": f.name, "side": f.side, "wild": f.wild, "polarity": f.polarity,
                                        "symbol": _symbol_bytes(f.symbol)} for f in deck.faces],
                             "inks": {side: {c: list(v) for c, v in inks.items()} for side, inks in deck.inks.items()}}
                       for key, deck in templates.decks.items()}}
@@ -111,7 +113,10 @@ def from_json(data: dict[str, Any]) -> Templates:
             if not isinstance(f, dict) or not isinstance(f.get("name"), str) or not isinstance(f.get("wild"), bool) \
                     or not (f.get("side") is None or isinstance(f.get("side"), str)):
                 raise StateFileError(f"{where}: needs a name, a side (or null) and wild (true or false)")
-            faces.append(Face(f["name"], f["side"], f["wild"], _symbol_of(f.get("symbol"), where)))
+            polarity = f.get("polarity", LIGHT)   # (a file from before polarities were learned: light)
+            if polarity not in POLARITIES:
+                raise StateFileError(f"{where}: polarity must be one of {', '.join(POLARITIES)}, not {polarity!r}")
+            faces.append(Face(f["name"], f["side"], f["wild"], _symbol_of(f.get("symbol"), where), polarity))
         inks: dict[str, dict[str, tuple[float, float, float]]] = {}
         for side, colours in deck["inks"].items():
             if not isinstance(colours, dict):

@@ -107,6 +107,13 @@ class _LookAgain:
     view: _Kept            # the view it was seen in
 
 
+def _solid(moved: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """The pixels of ``moved`` that lie in a blob at least 3 pixels across (an opening): a hand or a card moves
+    as a blob, while the sensor's noise and a phone's JPEG flicker along a patterned cloth's sharp edges (a
+    stripe's edge, a check's) as lines a pixel or two wide, which would keep a still view moving."""
+    return np.asarray(cv2.morphologyEx(moved.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+
+
 def _shrunk(view: Frame | npt.NDArray[np.float32], shrink: int) -> npt.NDArray[np.float32]:
     h, w = view.shape[:2]
     small = cv2.resize(view, (max(1, w // shrink), max(1, h // shrink)), interpolation=cv2.INTER_AREA)
@@ -265,8 +272,6 @@ class PileWatcher:
             # the camera took no darker frame (it cannot set its exposure, or would not): the first look it is
             self.exposure, self._checked = again.exposure, True
             return self._first_look(again)
-        if not still:
-            return None
         # the view now, as it would have been at the exposure the card was seen at (brighter, clipped at the
         # sensor's top as that frame was), against that frame: changed, another card came down while this one
         # waited (or a hand rests over the pile). This one is read as first seen, and the new one is found as a
@@ -276,6 +281,10 @@ class PileWatcher:
         white = float(np.percentile(channel_max(first_view.small[::4, ::4]), 99))
         level = max(self.settings.floor, self.settings.change_level * white)
         moved = channel_max(np.abs(_shrunk(brighter, self.settings.shrink) - first_view.small)) > level
+        # unchanged since the card settled: the first darker frame is read at once (the card lay still for the
+        # window already; waiting another took a player's card 0.3 s longer); changed, it is judged once still
+        if not still and moved.mean() > self.settings.motion_share:
+            return None
         if moved.mean() > self.settings.min_card_share / 2:
             # the new card is then looked for as the one whole card on top, found by its white border (as in a
             # still: where the sensor clipped the views kept, its change cannot be told), on the next still frame
@@ -316,7 +325,7 @@ class PileWatcher:
         """``small`` (the shrunk view now) against the last: whether the view has been still for the window."""
         assert self._last is not None
         level = max(self.settings.floor, self.settings.motion_level * self._white())
-        moved = channel_max(np.abs(small - self._last)) > level
+        moved = _solid(channel_max(np.abs(small - self._last)) > level)
         self._last = small
         if moved.mean() > self.settings.motion_share:
             self._still_since, self._checked = now, False
@@ -531,18 +540,21 @@ class _Matching:
 
     def __init__(self, deck: Deck):
         self.symbols = [face.symbol for face in deck.faces]   # held, so that `fits` compares these very arrays
-        self.means = {b: _unit(np.mean([_blurred(s, b)[4:-4, 4:-4] for s in self.symbols], axis=0)) for b in BLURS}
+        # the mean of the faces' symbols of one polarity (a light map and a dark one share nothing)
+        self.means = {(p, b): _unit(np.mean([_blurred(f.symbol, b)[4:-4, 4:-4] for f in deck.faces
+                                             if f.polarity == p], axis=0))
+                      for p in {f.polarity for f in deck.faces} for b in BLURS}
         # per face, each blur's learned symbol less its margin of 4 pixels (the slack a read is aligned in), as
         # matched, and without the mean; a blur of a face that learned no symbol (blank) is left out: it matches
         # nothing (its score stays 0)
         self.learned: dict[int, list[tuple[float, npt.NDArray[np.float32], npt.NDArray[np.float64]]]] = {}
-        for s in self.symbols:
+        for f in deck.faces:
             ready = []
             for b in BLURS:
-                learned = np.ascontiguousarray(_blurred(s, b)[4:-4, 4:-4])
+                learned = np.ascontiguousarray(_blurred(f.symbol, b)[4:-4, 4:-4])
                 if float(learned.std()) >= 1e-3:
-                    ready.append((b, learned, _shorn(learned, self.means[b])))
-            self.learned[id(s)] = ready
+                    ready.append((b, learned, _shorn(learned, self.means[(f.polarity, b)])))
+            self.learned[id(f.symbol)] = ready
         self._apart: dict[tuple[int, int], float] = {}
 
     def score(self, views: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]], face: Face) -> float:
@@ -550,7 +562,7 @@ class _Matching:
         matches ``face`` (see :func:`_scores`)."""
         best = 0.0
         for b, learned, shorn in self.learned[id(face.symbol)]:
-            best = max(best, float(_shorn(_aligned(views, learned), self.means[b]) @ shorn))
+            best = max(best, float(_shorn(_aligned(views, learned), self.means[(face.polarity, b)]) @ shorn))
         return best
 
     def apart(self, one: Face, other: Face) -> float:
@@ -577,13 +589,14 @@ def _matching(deck: Deck) -> _Matching:
     return ready
 
 
-def _scores(deck: Deck, symbol: npt.NDArray[np.float32], faces: list[Face]) -> list[tuple[float, Face]]:
+def _scores(deck: Deck, seen: Features, faces: list[Face]) -> list[tuple[float, Face]]:
     """Each face's match: the correlation of the aligned symbol with the face's, both without what the mean of
     the deck's learned symbols shows (what every symbol shares, a blot in the middle, counts for none; taken
     away as a direction, so that a faint symbol and a bold one are compared alike); the best of the learned
     symbol as learned and blurred by :data:`BLURS` (a far or defocused card is blurrier than the one learned)."""
-    ready, views = _matching(deck), _both_ends(symbol)
-    return sorted(((ready.score(views, face), face) for face in faces), key=lambda sf: -sf[0])
+    ready = _matching(deck)
+    views = {p: _both_ends(seen.map(p)) for p in {face.polarity for face in faces}}   # each face in its polarity
+    return sorted(((ready.score(views[face.polarity], face), face) for face in faces), key=lambda sf: -sf[0])
 
 
 def _apart(deck: Deck, one: Face, other: Face) -> float:
@@ -616,7 +629,7 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
         # a warm lamp of the line would make grey, was read a blue skip at 0.58)
         ink_conf = min(ink_conf, settings.sure * d2 / settings.ink_noise)
     wild = colour == BLACK
-    fits = _scores(deck, seen.symbol, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
+    fits = _scores(deck, seen, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
         return Read("?", None, side, 0.0, unsure=True, quad=quad)
     s1, best = fits[0]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..cards import Card, FlipCard, TableCard
-from . import faces
+from . import faces, styles
 from .scene import (
     HELD_OUT,
     LANES,
@@ -57,7 +57,9 @@ from .scene import (
 if TYPE_CHECKING:
     from hal.clock import Clock
 
-__all__ = ["HELD_OUT", "LEARNING", "Conditions", "Pose", "SceneSettings", "SimCamera"]
+__all__ = ["HELD_OUT", "LEARNING", "STYLES", "Conditions", "Pose", "SceneSettings", "SimCamera"]
+
+STYLES = styles.STYLES
 
 Frame = npt.NDArray[np.uint8]
 
@@ -86,13 +88,20 @@ class SimCamera:
     """A camera over a simulated pile (see the module docstring)."""
 
     def __init__(self, pile: Sequence[TableCard], rng: random.Random, settings: SceneSettings = HELD_OUT, *,
-                 clock: Clock | None = None, conditions: Conditions | None = None):
+                 clock: Clock | None = None, conditions: Conditions | None = None, style: str = "plain",
+                 looks: Mapping[str, str] | None = None):
         self.pile = pile
         self.rng = rng
         self.settings = settings
         self.clock = clock
         self.conditions = conditions or Conditions.draw(settings, rng)
         self.noise = np.random.default_rng(rng.getrandbits(63))
+        # the cards' style (sim.camera.styles) and the faces with a look of their own in it (name: look); the
+        # plain style draws nothing more at random, so that its frames stay what they were
+        self.style = styles.style(style)
+        self.looks = dict(looks or {})
+        self.table_kind = rng.choice(self.style.tables) if len(self.style.tables) > 1 else self.style.tables[0]
+        self.jpeg = rng.randint(*self.style.jpeg) if self.style.jpeg is not None else None
         self.side_up = "light"
         self.size = settings.resolution
         self.homography = table_to_image(self.conditions, self.size)
@@ -135,7 +144,8 @@ class SimCamera:
         cv2.setRNGSeed(int(self.noise.integers(2 ** 31)))
         noise = np.empty((img.shape[0], img.shape[1] * 3), np.float32)
         cv2.randn(noise, np.zeros(1), np.full(1, self.conditions.noise))
-        return np.asarray(cv2.add(img, noise.reshape(img.shape), dtype=cv2.CV_8U), np.uint8)
+        frame = np.asarray(cv2.add(img, noise.reshape(img.shape), dtype=cv2.CV_8U), np.uint8)
+        return frame if self.jpeg is None else styles.jpeg(frame, self.jpeg)
 
     def _still(self) -> npt.NDArray[np.float32]:
         """The still scene (the pile, no hand) through the lens: worked out once until the pile changes."""
@@ -228,6 +238,8 @@ class SimCamera:
 
     # -- the scene
     def _table_texture(self) -> npt.NDArray[np.float32]:
+        if self.table_kind != "flat":
+            return styles.table_texture(self.table_kind, self.conditions.table, self.size, self.rng, self.noise)
         w, h = self.size
         grain = self.noise.standard_normal((h // 8 + 1, w // 8 + 1)).astype(np.float32)
         grain = np.asarray(cv2.resize(cv2.GaussianBlur(grain, (0, 0), 1.5), (w, h), interpolation=cv2.INTER_CUBIC),
@@ -265,7 +277,7 @@ class SimCamera:
 
     def _paint(self, card: Card, pose: Pose, side: str | None) -> None:
         """The card's face onto the scene: its small shadow on what lies below, then the card."""
-        img, cover = faces.face(card.name, card.colour, side)
+        img, cover = self.style.draw(card.name, card.colour, side, self.looks.get(card.name))
         s = faces.PX_PER_MM
         m = self.homography @ _face_to_table(pose)
         corners = cv2.perspectiveTransform(
