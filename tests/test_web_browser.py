@@ -479,7 +479,7 @@ def test_an_all_wild_targeted_draw_two_and_forced_swap_pick_their_seat(server, b
         expect(button(page, card)).to_be_visible()
     expect(button(page, "Number")).to_have_count(0)
     button(page, "Wild Targeted Draw Two").click()
-    expect(page.locator("#mode-text")).to_have_text("Wild Targeted Draw Two: tap the seat")
+    expect(page.locator("#mode-text")).to_have_text("Wild Targeted Draw Two: tap the seat the shooter turns to")
     button(page, "Seat 1, 7 cards").click()
     turn_line(page, "Seat 1 gets 2 cards (Wild Targeted Draw Two)")
     button(page, "Press").click()
