@@ -230,12 +230,9 @@ class PileReports:
         rules refuse is the tap's refusal, as it would be a typed play's: nothing changes (the controller puts
         the reads back, :meth:`checkpoint`) and the read still waits (pick another reading, or reject it)."""
         asks = self._asks(w)
-        if w is not self.waiting[0]:
+        if asks or w is not self.waiting[0]:
             if asks:
                 self._ask(w)
-            return {"id": w.id, "asks": asks}
-        if asks:
-            self._ask(w)
             return {"id": w.id, "asks": asks}
         fields = self._play_in_command(w)
         self._next()

@@ -27,6 +27,7 @@ from typing import Any
 from .errors import StateFileError
 from .persist import Store
 from .table.persist import check_envelope
+from .web.tokens_file import MAX_ID, TOKENS_FILE  # the paired browsers' file: phones that may show an id
 
 IDS_FILE = "tap-ids.json"
 FORMAT = "uno-shooter/tap-ids"
@@ -34,8 +35,6 @@ VERSION = 1
 KEYS = {"format", "version", "next"}
 READ, REQUEST = "read", "request"
 KINDS = (READ, REQUEST)
-MAX_ID = 2 ** 53                        # an id a browser's JSON (a double) still holds exactly
-TOKENS_FILE = "web-tokens.json"   # the paired browsers' (shooter.web.pairing): phones that may show an id
 
 
 def ids_to_dict(next_ids: Mapping[str, int]) -> dict[str, Any]:
@@ -79,8 +78,7 @@ class TapIds:
                 f"the ids a person taps start at {start}")
         elif loaded is None and not existed:
             start = 1   # no phone was ever paired here: none shows an id
-        ids = cls(store if writable else None, loaded or {kind: start for kind in KINDS}, log)
-        return ids
+        return cls(store if writable else None, loaded or {kind: start for kind in KINDS}, log)
 
     def give(self, kind: str) -> int:
         """A new id of ``kind``, on disk (as given) before it is returned to be shown."""

@@ -209,11 +209,6 @@ class TurnRules(TableBase):
         self._owe(target, self.record.card(hit).presses, hit, by=player)
         g.current = g.next_seat(player)
 
-    def _play_trade_hands(self, player: int, card: str, target: int | None, last: bool) -> None:
-        # AT-TRADE: the player swaps hands with the target (aimed like an Extreme Hit); the Extreme family
-        # counts no cards, so nothing is moved here; the turn passes to the next seat.
-        self._play_plain(player, card, target, last)
-
     def _play_all_hit(self, player: int, card: str, target: int | None, last: bool) -> None:
         # AT-ALLHIT: every other seat presses `presses` times, in turn order from the player's left; then the
         # seat left of the player plays (it pressed, but the card does not take its turn).
@@ -242,7 +237,9 @@ class TurnRules(TableBase):
         Effect.HIT: _play_hit,
         Effect.EXTREME_HIT: _play_extreme_hit,
         Effect.DISCARD_ALL: _play_plain,  # AT-DALL: the player discards the colour's cards; the turn passes
-        Effect.SWAP: _play_trade_hands,
+        # AT-TRADE: the player swaps hands with the target (aimed like an Extreme Hit); the Extreme family
+        # counts no cards, so nothing is moved; the turn passes to the next seat
+        Effect.SWAP: _play_plain,
         Effect.ALL_HIT: _play_all_hit,
         Effect.HIT_FIRE: _play_hit_fire,
     }

@@ -17,6 +17,8 @@ from typing import Any, TypedDict
 
 from ..errors import StateFileError
 
+TOKENS_FILE = "web-tokens.json"   # in the state directory, beside the game
+
 MAX_ID = 2 ** 53          # an id a browser's JSON (a double) still holds exactly
 LABEL_LENGTH = 64         # a label as pairing gives it ("<name> (<device kind>)", cut to this length)
 _HASH = re.compile(r"[0-9a-f]{64}")
