@@ -30,7 +30,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from .table.args import VARIANTS
     common.add_argument("--variant", choices=list(VARIANTS),
                         help="the deck (default: the table's default; bench: every edition)")
-    common.add_argument("--edition", metavar="E", help="the variant's edition (extreme: 2016, the default, or 2010)")
+    from .editions import editions_of
+    several = "; ".join(f"{variant}: {', '.join(str(e.edition) for e in editions_of(variant))}, the first by default"
+                        for variant in VARIANTS if len(editions_of(variant)) > 1)
+    common.add_argument("--edition", metavar="E", help=f"the variant's edition ({several})")
     common.add_argument("--config", type=Path, metavar="PATH", help="config file (its [camera] and state.dir)")
     common.add_argument("--state-dir", type=Path, metavar="DIR",
                         help="where card-templates.json is kept (default: the config's state.dir; with --sim none)")
