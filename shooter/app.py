@@ -174,9 +174,8 @@ class App:
 
     def start_web(self, host: str, port: int, *, max_connections: int = 16) -> Callable[[], None]:
         """Pairing on the controller and the web console on its thread; returns its close()."""
-        from .web.pairing import Pairing
+        from .web.pairing import TOKENS_FILE, Pairing
         from .web.server import WebConsole  # aiohttp: only imported when the web console is on
-        from .web.tokens_file import TOKENS_FILE
         store = Store(self.state_dir, name=TOKENS_FILE) if self.state_dir is not None else None
         self.controller.web.open(Pairing(self.clock, store, log=self.log, ids=self.ids))
         web = WebConsole(self.controller, post=self.loop.post, host=host, port=port,

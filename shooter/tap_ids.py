@@ -27,7 +27,6 @@ from typing import Any
 from .errors import StateFileError
 from .persist import Store
 from .table.persist import check_envelope
-from .web.tokens_file import MAX_ID, TOKENS_FILE  # the paired browsers' file: phones that may show an id
 
 IDS_FILE = "tap-ids.json"
 FORMAT = "uno-shooter/tap-ids"
@@ -35,6 +34,9 @@ VERSION = 1
 KEYS = {"format", "version", "next"}
 READ, REQUEST = "read", "request"
 KINDS = (READ, REQUEST)
+MAX_ID = 2 ** 53                        # an id a browser's JSON (a double) still holds exactly
+TOKENS_FILE = "web-tokens.json"   # the paired browsers' (shooter.web.pairing): phones that may show an id;
+                                  # named here, not imported: a start without the web console loads no shooter.web
 
 
 def ids_to_dict(next_ids: Mapping[str, int]) -> dict[str, Any]:

@@ -92,8 +92,7 @@ class Rig:
         self.controller = c = self.app.controller
         c.pile.settings = PileSettings(report, 0.9)
         from shooter.persist import Store
-        from shooter.web.pairing import Pairing
-        from shooter.web.tokens_file import TOKENS_FILE
+        from shooter.web.pairing import TOKENS_FILE, Pairing
         c.web.open(Pairing(self.app.clock, Store(state_dir, name=TOKENS_FILE), ids=self.app.ids))
         self.phone = Caller(Link.WEB, address="10.0.0.2", device="iPhone")
         self.watcher = Caller(Link.WEB, address="10.0.0.3", device="Android phone")

@@ -13,8 +13,7 @@ from shooter.config import parse_config
 from shooter.persist import STATE_FILE, Store
 from shooter.seat_names import NAMES_FILE
 from shooter.tap_ids import IDS_FILE, READ
-from shooter.web.pairing import Pairing
-from shooter.web.tokens_file import TOKENS_FILE
+from shooter.web.pairing import TOKENS_FILE, Pairing
 from tests.conftest import run_console
 from tests.test_persistence import GAME
 

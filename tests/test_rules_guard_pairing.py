@@ -12,8 +12,8 @@ import pytest
 from hal import VirtualClock
 from shooter.errors import CommandError, StateFileError
 from shooter.persist import Store
-from shooter.web.pairing import MAX_TOKENS, Pairing
-from shooter.web.tokens_file import LABEL_LENGTH, MAX_ID, TOKENS_FILE, tokens_from_dict
+from shooter.web.pairing import MAX_TOKENS, TOKENS_FILE, Pairing
+from shooter.web.tokens_file import LABEL_LENGTH, MAX_ID, tokens_from_dict
 
 HASH = "ab" * 32
 TOKEN = {"id": 3, "hash": HASH, "label": "iPhone"}

@@ -21,8 +21,7 @@ from shooter.events import Broadcast
 from shooter.persist import Store
 from shooter.seat_names import NAMES_FILE, SavedNames
 from shooter.table import Table
-from shooter.web.pairing import RATE_LIMIT, REFUSED, REPLACED, SEVERAL, WINDOW, Pairing, Request
-from shooter.web.tokens_file import TOKENS_FILE
+from shooter.web.pairing import RATE_LIMIT, REFUSED, REPLACED, SEVERAL, TOKENS_FILE, WINDOW, Pairing, Request
 from tests.test_rules_guard_pairing import Clock
 
 

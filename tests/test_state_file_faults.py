@@ -257,8 +257,7 @@ def test_every_good_state_file_is_taken_in(tmp_path, good):
 
 def test_the_tokens_next_id_is_kept_and_defaults_to_one_more_than_the_highest_id(tmp_path):
     from hal import VirtualClock
-    from shooter.web.pairing import Pairing
-    from shooter.web.tokens_file import TOKENS_FILE
+    from shooter.web.pairing import TOKENS_FILE, Pairing
     token = {"hash": "ab" * 32, "label": "x"}
     for data, next_id in [({"tokens": [{"id": 3, **token}]}, 4), ({"tokens": [{"id": 3, **token}], "next_id": 9}, 9),
                           ({"tokens": [], "next_id": 0}, 1), ({"tokens": [{"id": 5, **token}], "next_id": 2}, 6)]:
@@ -353,7 +352,7 @@ def test_a_calibration_the_bring_up_tools_may_not_read_is_an_install_error_exit_
 
 
 def test_a_tokens_id_of_1e400_no_longer_crash_loops_the_real_service(tmp_path):
-    from shooter.web.tokens_file import TOKENS_FILE
+    from shooter.web.pairing import TOKENS_FILE
     (tmp_path / TOKENS_FILE).write_bytes(b'{"tokens": [{"id": 1e400, "hash": "' + b"ab" * 32 + b'"}]}')
     run = subprocess.run([sys.executable, "-m", "shooter", "run", "--sim", "--console", "stdio", "--web",
                           "127.0.0.1:0", "--state-dir", str(tmp_path)], input=b"status\n", capture_output=True,

@@ -14,8 +14,7 @@ from shooter.errors import StateFileError
 from shooter.persist import Store
 from shooter.reads import Read
 from shooter.tap_ids import IDS_FILE, TapIds, ids_from_dict, ids_to_dict
-from shooter.web.pairing import Pairing
-from shooter.web.tokens_file import TOKENS_FILE
+from shooter.web.pairing import TOKENS_FILE, Pairing
 
 from .pile_rig import PileRig
 

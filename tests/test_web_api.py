@@ -19,9 +19,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from shooter.app import App
 from shooter.config import parse_config
 from shooter.persist import Store
-from shooter.web.pairing import HOLD, RATE_LIMIT, WINDOW, Pairing, token_hash
+from shooter.web.pairing import HOLD, RATE_LIMIT, TOKENS_FILE, WINDOW, Pairing, token_hash
 from shooter.web.server import WebConsole
-from shooter.web.tokens_file import TOKENS_FILE
 
 
 class Web:

@@ -22,9 +22,9 @@ from shooter.web.pairing import (
     RATE_PERIOD,
     REFUSED,
     REPLACED,
+    TOKENS_FILE,
     Pairing,
 )
-from shooter.web.tokens_file import TOKENS_FILE
 from tests.test_web_api import Web, run_web
 from tests.test_web_hardening import IPHONE, _is, _local
 

@@ -48,6 +48,7 @@ RATE_PERIOD = 60.0     # ... in this many seconds
 MAX_ADDRESSES = 256    # client addresses whose recent requests are remembered (the oldest forgotten first)
 MAX_TOKENS = 20        # the oldest token goes (an unpair) when one more is granted
 NAME_LENGTH = 24       # characters of the name a person types for the asking device
+TOKENS_FILE = "web-tokens.json"
 SEVERAL = "several browsers asked at once: ask again one at a time"
 REPLACED = "a newer request from the same address replaced this one"
 REFUSED = "a paired phone refused this request"

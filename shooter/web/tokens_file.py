@@ -16,10 +16,8 @@ import re
 from typing import Any, TypedDict
 
 from ..errors import StateFileError
+from ..tap_ids import MAX_ID  # the largest id a browser's JSON (a double) still holds exactly
 
-TOKENS_FILE = "web-tokens.json"   # in the state directory, beside the game
-
-MAX_ID = 2 ** 53          # an id a browser's JSON (a double) still holds exactly
 LABEL_LENGTH = 64         # a label as pairing gives it ("<name> (<device kind>)", cut to this length)
 _HASH = re.compile(r"[0-9a-f]{64}")
 
