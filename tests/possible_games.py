@@ -210,14 +210,14 @@ def drive(t: Table, rng: random.Random, steps: int) -> int:
         exact = t.game.exact
         due = t.due() if exact else None
         try:
-            if exact and (t.shooting or (due is not None and due[1] in DEALER_REASONS and rng.random() < 0.8)):
+            if exact and (t.shot is not None or (due is not None and due[1] in DEALER_REASONS and rng.random() < 0.8)):
                 _shoot(t, rng)
                 what = "a counted shot"
             else:
                 command = rng.choice(_commands(t, rng))
                 what = getattr(command, "__name__", "a command")
                 command()
-                if exact and t.shooting:
+                if exact and t.shot is not None:
                     _shoot(t, rng)
         except CommandError:
             continue

@@ -92,11 +92,11 @@ def test_a_new_game_begun_while_a_shot_is_out_owes_that_shot_nothing():
     (they are the old game's), and nothing of the new queue waits behind it."""
     t = table("classic", players=3)
     t.press()   # seat 2's draw: the shooter is shooting its card
-    assert t.shooting
+    assert t.shot is not None
     t.new_game(3, dealer=1, variant="classic")
-    assert not t.shooting
+    assert t.shot is None
     t.start_round()
-    assert t.status()["owed"]["reason"] == "deal" and not t.shooting
+    assert t.status()["owed"]["reason"] == "deal" and t.shot is None
 
 
 def test_the_score_sheet_a_status_gives_is_a_copy_the_reader_cannot_change_the_game_through():  # G-ELIM

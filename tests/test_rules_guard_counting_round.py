@@ -156,11 +156,11 @@ def test_D_DRAW_a_press_with_nothing_due_before_the_first_card_says_to_report_it
 def test_D_DRAW_a_press_is_the_draw_once_and_then_already_drawn():
     t = table()
     assert t.press() == []
-    assert t.shooting is True                       # the draw's card is on its way: nothing goes ahead of it
+    assert t.shot is not None                       # the draw's card is on its way: nothing goes ahead of it
     assert [(o.seat, o.reason, o.cards) for o in t.game.queue] == [(2, "draw", 1)]
     assert t.undo_blocker == "press" and t.history == []
     shoot(t)
-    assert t.shooting is False and t.game.drawn == 2
+    assert t.shot is None and t.game.drawn == 2
     assert refusal(lambda: t.press()) == ("already-drawn", "Seat 2 drew already; play that card or pass.")
     assert refusal(lambda: t.draw()) == ("already-drawn", "Seat 2 drew already; play that card or pass.")
 
@@ -173,7 +173,7 @@ def test_D_SERVE_a_press_finishes_the_interrupted_entry():
     back = Table.from_dict(t.to_dict())             # the power went while the shot was out
     assert back.interrupted == {"seat": 3, "reason": "draw-two", "planned": 2, "counted": 0, "hand": 7}
     back.press()                                    # the shooter shoots the entry again
-    assert back.interrupted is None and back.shooting is True
+    assert back.interrupted is None and back.shot is not None
 
 
 # --- play (D-LAST, AW-TD2, AW-SWAP) ---------------------------------------------------------------------------

@@ -202,7 +202,7 @@ def test_D_GIVE_given_cards_queue_behind_a_shot_in_flight_or_a_head_shot_in_part
     t2.play("draw-two")
     t2.press()
     t2.count_shot(2, 1)                              # one of the two came out
-    assert t2.shooting is False
+    assert t2.shot is None
     t2.give(seat=4, cards=1)
     assert queue(t2) == [(3, "draw-two", 1), (4, "give", 1)]
 

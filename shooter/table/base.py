@@ -60,7 +60,6 @@ class TableBase:
     game: GameState | None
     history: list[dict[str, Any]]  # [{"command": name, "game": snapshot before it}]
     undo_blocker: str | None  # a key of UNDO_BLOCKED once a command whose cards are out cleared the history
-    shooting: bool  # exact variants: an accepted press's shot is out and not yet counted (count_shot)
     shot: ShotOut | None  # exact variants: the shot out now, saved until counted (resume.py)
     interrupted: ShotOut | None  # one that was out when the controller stopped (resume.py)
     machine: TableMachine  # the phase machine of the game's rules family (machine.FAMILY_TRANSITIONS)

@@ -104,8 +104,7 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def _set_up_game(self, game: GameState) -> None:
         self.game = game
-        self.shooting = False  # a shot of the game before is no shot of this one
-        self.shot = self.interrupted = None
+        self.shot = self.interrupted = None  # a shot of the game before is no shot of this one
         self._choose_family()  # the game's family plays it from here (its machine, its edition)
 
     # --- the checks commands make -------------------------------------------------

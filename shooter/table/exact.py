@@ -39,7 +39,7 @@ class ExactRules(TableBase):
         """Queue one exact entry (one press serves it in full).
 
         The entries are served and credited in one defined order. The dealer's own shots (the deal,
-        the first card) come first, then an entry that is being shot (a shot in flight, ``shooting``, or one
+        the first card) come first, then an entry that is being shot (a shot in flight, ``shot``, or one
         cut short by a stop, ``interrupted``) or was shot in part (``served``): no entry goes ahead of those, as
         the cards coming out are theirs. Behind them a penalty or a `give` goes to the front (``penalty_queue``,
         behind earlier ones), anything else to the back."""
@@ -52,7 +52,7 @@ class ExactRules(TableBase):
             queue.insert(pinned, entry)
             return
         # an interrupted shot's entry (resume.py) is one being shot, though no card of it was counted yet
-        if pinned == 0 and queue and (self.shooting or queue[0].served or self.interrupted is not None):
+        if pinned == 0 and queue and (self.shot is not None or queue[0].served or self.interrupted is not None):
             pinned = 1
         position = len(queue)
         if front and self.options.penalty_queue == "front":

@@ -42,7 +42,7 @@ from .core import TableCore
 from .editions import exact_hand_points, parse_deck_card
 from .exact import DEALT
 from .machine import FAMILY_TRANSITIONS
-from .resume import cards_to_count
+from .resume import cards_to_count, shot_record
 from .state import MAX_CARDS
 
 
@@ -269,7 +269,11 @@ class CountingFamily(RulesFamily):
             if g.drawn is not None or g.going_out is not None:
                 raise AlreadyDrawn(f"Seat {g.current} drew already; play that card or pass.")
         events = t._run(None, "serve_press", forget="press")
-        t.shooting = True  # the head is being shot: nothing goes ahead of it until count_shot
+        due = t._exact_due()
+        assert due is not None, "a served press leaves its entry at the head"
+        # the head is being shot: nothing goes ahead of it until count_shot (the dealer records the burst it
+        # plans, which may be less than the entry, in its place: Dealer._record)
+        t.shot = shot_record(g, *due)
         t.interrupted = None  # the shooter finishes the interrupted entry (resume.py)
         return events
 
@@ -339,7 +343,7 @@ class CountingFamily(RulesFamily):
             raise NotYourTurn(f"Seat {head.seat} is drawing, not seat {seat}.")
         if head.served == 0:
             raise BadArgument("No card has been shot for this draw yet.")
-        if t.shooting:  # the card coming out is this draw's: it must be counted to it first
+        if t.shot is not None:  # the card coming out is this draw's: it must be counted to it first
             raise Busy("A card of this draw is still being shot; send colour-found once it is "
                                        "counted.")
         return t._run("colour-found", "find_colour", finish=t._end_round_if_out)

@@ -89,7 +89,6 @@ class Table(TableCore):
         self.game = None
         self.history = []  # [{"command": name, "game": snapshot before it}]
         self.undo_blocker = None  # "press" or "deal" (UNDO_BLOCKED) once its cards cleared the history
-        self.shooting = False  # exact variants: an accepted press's shot is out, not yet counted (count_shot)
         self.shot: ShotOut | None = None  # exact variants: the shot out now, saved until counted (resume.py)
         self.interrupted: ShotOut | None = None  # one that was out when the controller stopped (resume.py)
         self._events = []
@@ -253,7 +252,6 @@ class Table(TableCore):
         """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants), shot for the entry
         of `seat` and `reason` (the head when it was shot; not checked when not given). Cards for an entry
         that is not the head are refused (``bad-count``), never credited to another entry."""
-        self.shooting = False
         self.shot = None
         return self.family.count_shot(self, planned, ejected, seat, reason)
 
