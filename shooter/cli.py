@@ -12,11 +12,10 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import ConfigError, InstallError
-from .shown import one_line
 
 # The rest is imported where it is used: a command loads only what it needs (start-up time), and what this module
 # imports is loaded before main() can hold the collector off (see main)
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
 
     from .app import App
     from .config import Config
-    from .scheduler import Profile
 
     Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -92,45 +90,14 @@ def _check_config_parser(sub: Subparsers) -> None:
 
 
 def _simulate_parser(sub: Subparsers) -> None:
-    from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
-    simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
-                              description="Bots deal real cards, play, press and score whole games through the "
-                                          "console protocol, on simulated hardware in virtual time. For Uno "
-                                          "Extreme a summary of the scheduler profile shows how it behaves: fire "
-                                          "rate, burst sizes, blank runs, cards per press, presses per round; for "
-                                          "the exact variants (--variant) a summary of the counted shots: cards "
-                                          "dealt and shot, shots by reason, short shots. --json: one JSON line per "
-                                          "game instead. Every card is accounted for after every line, and the "
-                                          "controller's hand counts are checked against the bots' real hands.")
-    simulate.add_argument("--games", type=_whole(1, 1_000_000), default=1, metavar="N",
-                          help="how many games (default 1)")
-    simulate.add_argument("--players", type=int, default=4, choices=range(MIN_SEATS, MAX_SEATS + 1),
-                          metavar=f"{MIN_SEATS}..{MAX_SEATS}", help="seats at the table (default 4)")
-    simulate.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the first game (then +1, ...)")
-    simulate.add_argument("--scoring", choices=SCORINGS, default="winner",
-                          help="how a game is won (default winner; the exact variants allow fewer)")
-    simulate.add_argument("--limit", type=_whole(1, MAX_LIMIT), default=DEFAULT_LIMIT, metavar="P",
-                          help=f"points that end a game (1..{MAX_LIMIT}, default {DEFAULT_LIMIT})")
-    simulate.add_argument("--edition", choices=EDITIONS, default=None,
-                          help="the variant's card set (default: its first, Uno Extreme's 2016)")
-    simulate.add_argument("--variant", choices=VARIANTS, default=VARIANTS[0],
-                          help="the Uno played: extreme, or an exact variant (the shooter deals and counts)")
-    simulate.add_argument("--config", type=Path, metavar="PATH", help="config file (scheduler profile, rules)")
-    simulate.add_argument("--profile", metavar="NAME",
-                          help="scheduler profile: original, uniform or one from [scheduler.profiles.NAME] of --config "
-                               "(default: the config's scheduler.profile)")
-    simulate.add_argument("--json", action="store_true",
-                          help="one JSON line per game instead of the summary")
-    simulate.add_argument("--svg", type=Path, metavar="FILE", help="also write the summary as an SVG picture")
-    simulate.add_argument("--progress", action="store_true",
-                          help="show progress (games done, rate, time left) even when stderr is not a terminal")
-    simulate.add_argument("--vision", action="store_true",
-                          help="the bots never report a play: they put their cards on the simulated pile, and the "
-                               "table learns each one from the simulated camera's frames (report auto; an unsure "
-                               "read is confirmed with one tap). Each JSON line adds \"vision\": reads, correct, "
-                               "wrong, unsure, missed, and \"error\" (null: the game stayed in step with the "
-                               "cards). Needs the vision extra; slow: an Extreme game took about 20 s of CPU time here "
-                               "(docs/vision.md)")
+    from .simulate_cli import add_parser
+    add_parser(sub)
+
+
+def _bringup_parsers(sub: Subparsers) -> None:
+    """The bring-up commands: selftest and calibrate (shooter/bringup/cli.py)."""
+    from .bringup.cli import add_parsers
+    add_parsers(sub)
 
 
 def _cards_parser(sub: Subparsers) -> None:
@@ -160,19 +127,6 @@ def _consoles(args: argparse.Namespace, config: Config) -> list[str]:
             raise ConfigError(f"--console {kind}: port {int(kind[4:])} is not 1024..65535 "
                               f"(0 picks a free one; below 1024 are privileged ports)")
     return kinds
-
-
-def _whole(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: a whole number in lo..hi, checked as a console line's numbers are (argparse turns
-    the error into one clear line)."""
-    from .table.args import whole_in
-
-    def check(text: str) -> int:
-        try:
-            return whole_in(text, lo, hi)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    return check
 
 
 def _standard_streams() -> None:
@@ -241,9 +195,11 @@ def _main(argv: list[str] | None, started: Callable[[], None]) -> int:
         return cards(args)
     from .config import load_config
     if args.command == "simulate":
-        return _simulate(args)
+        from .simulate_cli import run as simulate
+        return simulate(args)
     if args.command in ("selftest", "calibrate"):
-        return _bringup(args)
+        from .bringup.cli import run as bringup
+        return bringup(args)
     if args.command == "check-config":
         return _check_config(args)
     try:
@@ -304,171 +260,6 @@ def _check_config(args: argparse.Namespace) -> int:
         print(f"uno-shooter: warning: {warning}", file=sys.stderr)
     print(f"uno-shooter: config {args.path or 'defaults'} is valid")
     return 0
-
-
-def _simulate(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from .config import load_config, parse_config
-    from .scheduler import PROFILES, profile_from_config
-    from .table.table import VARIANT_SCORINGS
-    if args.scoring not in VARIANT_SCORINGS[args.variant]:
-        print(f"uno-shooter: --scoring {args.scoring}: variant {args.variant} scores "
-              f"{', '.join(VARIANT_SCORINGS[args.variant])}", file=sys.stderr)
-        return 2
-    if args.vision:
-        try:
-            import cv2  # noqa: F401  (the vision extra: said once, here, not deep in a traceback)
-        except ImportError:
-            print("uno-shooter: simulate --vision needs the vision extra (OpenCV and numpy): pip install '.[vision]'",
-                  file=sys.stderr)
-            return 2
-    try:
-        config = load_config(args.config) if args.config else parse_config({})
-        name = args.profile or config.scheduler_profile
-        if name not in PROFILES and name not in config.scheduler_profiles:
-            raise ConfigError(f"--profile {name}: no such profile (built in: {', '.join(PROFILES)}; "
-                              f"in the config: {', '.join(config.scheduler_profiles) or 'none'})")
-        config = replace(config, scheduler_profile=name)
-        profile = PROFILES.get(name) or profile_from_config(name, config.scheduler_profiles[name])
-        picture = _output(args.svg, "--svg") if args.svg else None   # before the games, not after them all
-    except ConfigError as exc:
-        print(f"uno-shooter: {one_line(str(exc))}", file=sys.stderr)
-        return 2
-    try:
-        return _play(args, config, profile, picture)
-    finally:
-        if picture is not None:
-            picture.close()
-
-
-def _output(path: Path, option: str) -> TextIO:
-    """``path`` opened for writing now, so that a path that cannot be written is refused at once: a
-    ConfigError naming the option. O_NONBLOCK: a FIFO nobody reads is refused, it does not block."""
-    import fcntl
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
-    except (OSError, ValueError) as exc:   # ValueError: a NUL byte in the name
-        raise ConfigError(f"{option} {path}: cannot be written: {getattr(exc, 'strerror', None) or exc}") from None
-    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-    return os.fdopen(fd, "w", encoding="utf-8")
-
-
-def _play(args: argparse.Namespace, config: Config, profile: Profile, picture: TextIO | None) -> int:
-    """The games of ``simulate``, their summary on stdout and in ``picture``."""
-    import json
-    import time
-
-    from .simulate import iter_games
-    from .summary import Progress, summarise, svg, text, vision_text
-    start = time.perf_counter()
-    progress = Progress(args.games, sys.stderr, time.perf_counter) \
-        if (args.progress or sys.stderr.isatty()) and not args.json else None
-    results = []
-    try:
-        for result in iter_games(args.games, players=args.players, seed=args.seed, scoring=args.scoring,
-                                 limit=args.limit, edition=args.edition, config=config,
-                                 variant=args.variant, vision=args.vision):
-            results.append(result)
-            if args.json:
-                print(json.dumps(result.json()), flush=True)
-            if progress:
-                progress.step()
-    except ConfigError as exc:
-        print(f"uno-shooter: {exc}", file=sys.stderr)
-        return 2
-    if progress:
-        progress.end()
-    summary = summarise(results, profile)
-    if not args.json:
-        print(text(summary), end="")
-        if args.vision:
-            print(vision_text(results))
-    if picture is not None:
-        picture.write(svg(summary))
-    print(f"uno-shooter: {args.games} games in {time.perf_counter() - start:.2f} s of wall time", file=sys.stderr)
-    return 0
-
-
-def _bringup_parsers(sub: Subparsers) -> None:
-    """The bring-up commands: selftest and calibrate (shooter/bringup/: selftest.py, calibrate.py)."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--config", type=Path, metavar="PATH",
-                        help="config file (default /etc/uno-shooter/config.toml if it exists)")
-    common.add_argument("--sim", action="store_true",
-                        help="the simulator instead of GPIO pins; the simulated world plays your part")
-    common.add_argument("--state-dir", type=Path, metavar="DIR",
-                        help="where calibration.json is kept (default: the config's state.dir; with --sim none)")
-    common.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the simulated world")
-    common.add_argument("--sim-fault", action="append", default=[], choices=("lid", "button", "exit_sensor"),
-                        help="simulator only: this input's wire is broken (repeatable)")
-    selftest = sub.add_parser(
-        "selftest", parents=[common], help="test every part of the shooter, one after the other",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Test the parts one by one, a PASS or FAIL line each, then a summary: beeper (plays the "
-                    "patterns), servo (turns to each seat), lid (open it, close it), button (press it), exit sensor "
-                    "(pass a card through it), motor (lid closed: a short pulse each way, then one counted card). "
-                    "Exit status 0 only when every part passed.",
-        epilog="Examples:\n  uno-shooter selftest                      # on the Pi, you at the shooter\n"
-               "  uno-shooter selftest --sim --yes          # the simulator plays your part\n"
-               "  uno-shooter selftest --sim --yes --sim-fault lid   # a disconnected lid switch fails")
-    selftest.add_argument("--yes", action="store_true",
-                          help="answer the 'did you see / hear it' questions with yes (parts needing no hands "
-                               "run unattended; lid, button and exit sensor still wait for you)")
-    selftest.add_argument("--timeout", type=float, default=30.0, metavar="S",
-                          help="seconds to wait for each thing you are asked to do (default 30)")
-    calibrate = sub.add_parser(
-        "calibrate", parents=[common], help="point the seats, measure the motor; results override the config",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Interactive calibration on the terminal. Seats: jog the servo with < and > (1 degree) or "
-                    "<< and >> (10 degrees), =A for an angle, Enter to store the seat. Motor: shoots counted bursts "
-                    "through the exit sensor and fits seconds_per_card and spin_up (least squares). Results go to "
-                    "calibration.json in the state directory, which overrides the config (status shows the source).",
-        epilog="Examples:\n  sudo -u uno-shooter uno-shooter calibrate --players 3,4\n"
-               "  uno-shooter calibrate --sim --state-dir /tmp/cal --players 4")
-    calibrate.add_argument("--players", default=None, metavar="N[,N...]",
-                           help="numbers of players to point the seats for (default: table.default_seats and every "
-                                "number with seat angles in the config or the calibration)")
-    calibrate.add_argument("--skip-seats", action="store_true", help="do not point the seats")
-    calibrate.add_argument("--skip-motor", action="store_true", help="do not measure the motor")
-
-
-def _bringup(args: argparse.Namespace) -> int:
-    from .bringup.bench import Bench
-    from .config import load_config
-    try:
-        config = load_config(args.config)
-        if args.sim_fault and not args.sim:
-            raise ConfigError("--sim-fault needs --sim")
-        if args.command == "calibrate":
-            from .bringup.calibrate import parse_players
-            players = parse_players(args.players)
-    except ConfigError as exc:
-        print(f"uno-shooter: {exc}", file=sys.stderr)
-        return 2
-    state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
-    try:
-        bench = Bench(config, sim=args.sim, seed=args.seed, faults=tuple(args.sim_fault), state_dir=state_dir)
-    except InstallError as exc:   # the state directory or calibration.json: a person must fix it
-        print(f"uno-shooter: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        print(f"uno-shooter: cannot start: {exc}", file=sys.stderr)
-        return 1
-    with bench:  # closing it stops the motor first, whatever happened
-        try:
-            if args.command == "selftest":
-                from .bringup.selftest import run_selftest
-                person = bench.person(out=sys.stdout, read_line=sys.stdin.readline, yes=args.yes)
-                results = run_selftest(bench, person, sys.stdout, timeout=args.timeout)
-                return 0 if all(r.ok for r in results) else 1
-            from .bringup.calibrate import run_calibration
-            return run_calibration(bench, sys.stdin, sys.stdout, players=players, seats=not args.skip_seats,
-                                   motor=not args.skip_motor)
-        except KeyboardInterrupt:
-            bench.hw.safe_stop()
-            print("\nuno-shooter: interrupted; the motor is off", file=sys.stderr)
-            return 130
 
 
 def _run_virtual(app: App, fmt: str) -> int:
