@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from benchmarks import run
+from benchmarks import press, processes, run
 
 
 def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
@@ -33,7 +33,7 @@ def test_the_benchmark_suite_runs_and_reports_every_figure_with_its_goal():
 
 
 def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_still_served():
-    whole, quiet = run.StackPress(None, "motor"), run.StackPress(None, "motor", without="beep")
+    whole, quiet = press.StackPress(None, "motor"), press.StackPress(None, "motor", without="beep")
     try:
         for _ in range(6):
             whole.press()
@@ -46,7 +46,7 @@ def test_a_part_taken_out_of_the_measured_press_is_really_out_and_the_press_stil
 
 
 def test_with_the_rules_taken_out_a_press_only_goes_through_the_edge_and_the_debounce():
-    bare = run.StackPress(None, "motor", without="rules")
+    bare = press.StackPress(None, "motor", without="rules")
     try:
         for _ in range(6):
             bare.press()
@@ -56,7 +56,7 @@ def test_with_the_rules_taken_out_a_press_only_goes_through_the_edge_and_the_deb
 
 
 def test_without_physics_no_world_sees_the_motor_on_either_side():
-    ours, bare = run.StackPress(None, "motor", physics=False), run.BarePress(physics=False)
+    ours, bare = press.StackPress(None, "motor", physics=False), press.BarePress(physics=False)
     try:
         fired = 0
         for _ in range(12):
@@ -71,12 +71,12 @@ def test_without_physics_no_world_sees_the_motor_on_either_side():
 
 
 def test_at_a_persons_pace_a_second_of_virtual_time_passes_between_presses():
-    paced, hurried = run.StackPress(None, "motor", pause=run.PERSONS_PAUSE), run.StackPress(None, "motor")
+    paced, hurried = press.StackPress(None, "motor", pause=press.PERSONS_PAUSE), press.StackPress(None, "motor")
     try:
         for _ in range(3):
             paced.press()
             hurried.press()
-        assert paced.app.clock.now() >= 3 * run.PERSONS_PAUSE > hurried.app.clock.now()
+        assert paced.app.clock.now() >= 3 * press.PERSONS_PAUSE > hurried.app.clock.now()
     finally:
         paced.close()
         hurried.close()
@@ -85,7 +85,7 @@ def test_at_a_persons_pace_a_second_of_virtual_time_passes_between_presses():
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_callgrind_counts_the_measured_presses_and_nothing_around_them():
-    two, six = (run._counted_per_press("bare", n) * n for n in (2, 6))
+    two, six = (press._counted_per_press("bare", n) * n for n in (2, 6))
     # the child's imports and set-up (hundreds of millions of instructions) are not counted, nor each press's
     # release: six measured presses count three times what two do
     assert 2.7 < six / two < 3.3, (two, six)
@@ -102,8 +102,8 @@ def met(key: str, value: float) -> bool:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 def test_the_press_path_in_instructions_is_within_its_goals_and_well_under_a_millisecond_on_a_pi_zero_2():
-    counted = run.press_instructions(40)   # counts, not times: the same on a busy machine
-    for name in run.INSTRUCTION_PATHS:
+    counted = press.press_instructions(40)   # counts, not times: the same on a busy machine
+    for name in press.INSTRUCTION_PATHS:
         assert met(f"press_path_instructions_ratio.{name}", counted[name]["ratio"]), counted
         assert met(f"press_on_pi_zero_2_ms.{name}", counted[name]["pi_zero_2_ms"]), counted
 
@@ -122,7 +122,7 @@ def test_start_up_to_the_first_reply_stays_under_its_ceiling_of_the_bare_imports
     # start, so a second and third round may find the quiet moment the first missed (the ceiling is not moved)
     tries = []
     for _ in range(3):
-        measured = run.startup(8)
+        measured = processes.startup(8)
         tries.append(measured)
         if measured["ratio"] <= STARTUP_CEILING:
             break
@@ -132,4 +132,4 @@ def test_start_up_to_the_first_reply_stays_under_its_ceiling_of_the_bare_imports
 
 def test_the_pi_zero_2_figure_is_the_count_at_the_pace_written_in_the_docs():
     # 150,000 x86-64 instructions: 225,000 on ARM at half an instruction per cycle of 1 GHz = 0.45 ms
-    assert run.on_pi_zero_2_ms(150_000) == pytest.approx(0.45)
+    assert press.on_pi_zero_2_ms(150_000) == pytest.approx(0.45)
