@@ -42,6 +42,20 @@ def test_events_are_sentences_with_a_time():
     assert "[12:00:00] The shooter points at seat 3." in out
 
 
+@pytest.mark.parametrize(("lang", "variant", "box"), [
+    ("en", "extreme", "Uno Extreme"), ("en", "classic", "Uno (classic)"), ("nl", "classic", "Uno (gewoon)"),
+    ("en", "attack", "Uno Attack"), ("nl", "flip", "Uno Flip")])
+def test_a_new_game_is_named_by_its_box_in_the_terminals_language(lang, variant, box):
+    # the edition record's name, not the protocol's word for the variant
+    out = rendered([f"game new players=3 variant={variant}"], lang=lang)
+    assert any(f", {box}, " in line for line in out), out
+
+
+def test_a_variant_the_terminal_does_not_know_is_named_as_sent():
+    r = Renderer(Messages("en"), stamp=lambda ev: "t")
+    assert "2 players, uno-99, " in r({"event": "game", "t": 0, "players": 2, "variant": "uno-99", "dealer": 1})
+
+
 def test_a_refused_press_is_said_once_not_twice():
     out = rendered(["sim lid open", "press"])
     said = [line for line in out if "lid is open: close it" in line]
@@ -239,11 +253,13 @@ ATTACK_ROUND = (b"names seats=Anna,Bram,Cor\n", b"game new players=3 variant=att
 
 
 @pytest.mark.parametrize(("lang", "answers"), [
-    ("en_GB.UTF-8", ("The seats are named", "Anna deals", "Bram to play", "Cor owes 1 press (Wild All Hit).",
-                     "Anna owes 1 press (Wild All Hit).", "Cor to play", "Anna to play", "Anna won the round.",
+    ("en_GB.UTF-8", ("The seats are named", "3 players, Uno Attack, Anna deals", "Bram to play",
+                     "Cor owes 1 press (Wild All Hit).", "Anna owes 1 press (Wild All Hit).", "Cor to play",
+                     "Anna to play", "Anna won the round.",
                      "hand: ok", "Round scored: Anna +57 points.")),
-    ("nl_NL.UTF-8", ("De plaatsen heten", "Anna deelt", "Bram is aan de beurt", "Cor moet 1 keer drukken (Iedereen "
-                     "drukt).", "Anna moet 1 keer drukken (Iedereen drukt).", "Cor is aan de beurt",
+    ("nl_NL.UTF-8", ("De plaatsen heten", "3 spelers, Uno Attack, Anna deelt", "Bram is aan de beurt",
+                     "Cor moet 1 keer drukken (Iedereen drukt).", "Anna moet 1 keer drukken (Iedereen drukt).",
+                     "Cor is aan de beurt",
                      "Anna is aan de beurt", "Anna heeft de ronde gewonnen.", "hand: ok",
                      "Ronde geteld: Anna +57 punten."))])
 def test_a_round_of_uno_attack_at_a_terminal_in_english_and_dutch(tmp_path, lang, answers):

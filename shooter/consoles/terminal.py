@@ -20,6 +20,7 @@ from typing import Any, Protocol, TextIO
 from ..access import Caller, Link
 from ..commands import COMMANDS
 from ..controller import Controller
+from ..editions import lookup
 from ..i18n import Messages, language_from_env
 
 HISTORY = Path.home() / ".uno_shooter_history"
@@ -64,6 +65,15 @@ class Renderer:
     def learn_names(self, names: dict[str, str] | dict[int, str]) -> None:
         """The seats' names (``{"1": "Ann"}`` as the protocol writes them, or by int)."""
         self.names = {int(seat): str(name) for seat, name in names.items()}
+
+    def box(self, variant: object) -> str:
+        """How the terminal names a variant: its box's name in the terminal's language (the edition record's;
+        ``attack`` is "Uno Attack"), or the word as sent for a variant this controller does not know."""
+        try:
+            names = lookup(str(variant)).names
+        except KeyError:
+            return str(variant)
+        return (names.get(self._.lang) or names["en"])[""]
 
     def seat(self, seat: int | str | None) -> str:
         if seat is None:
@@ -207,7 +217,7 @@ class Renderer:
             named = ", ".join(f"{self._('seat.lower', n=s)} {n}" for s, n in sorted(self.names.items()))
             text = _("ev.names_some", names=named) if named else _("ev.names")
         elif name == "game":
-            text = _("ev.game", players=ev.get("players"), variant=ev.get("variant"),
+            text = _("ev.game", players=ev.get("players"), variant=self.box(ev.get("variant")),
                      dealer=self.seat(ev.get("dealer")))
         elif name == "deal":
             text = _("ev.deal", dealer=self.seat(ev.get("dealer")), n=ev.get("hand"))
