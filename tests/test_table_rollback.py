@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from shooter.errors import CommandError
 from shooter.table import Table
 from shooter.table.state import GameState, Owed
 
@@ -124,7 +125,17 @@ def test_a_counted_shot_that_fails_after_growing_the_hand_changes_nothing(monkey
     table.press()
     monkeypatch.setattr(table, "_move_exact_windows", boom)   # the hand has grown by then
     fails_and_changes_nothing(table, table.count_shot, 1, 1)
-    assert table.game.head.served == 0
+    assert table.game.head.served == 0 and table.shot is not None   # the shot is still out, to be counted
+
+
+def test_a_refused_count_ends_the_shot_all_the_same():
+    # the cards are out whatever the table says of them (the dealer says `uncounted`): no shot is left open
+    table = classic()
+    table.press()
+    assert table.shot is not None
+    with pytest.raises(CommandError) as refused:
+        table.count_shot(1, 1, seat=3, reason="draw")   # seat 2's draw, not seat 3's
+    assert refused.value.code == "bad-count" and table.shot is None
 
 
 def test_a_game_new_that_fails_leaves_no_game(monkeypatch):

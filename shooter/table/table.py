@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from shooter.editions.records import SCORINGS_OF, choose, default, lookup, records
-from shooter.errors import BadArgument, CannotUndo, NoExitSensor, NoGame
+from shooter.errors import BadArgument, CannotUndo, CommandError, NoExitSensor, NoGame
 from shooter.vocabulary import Phase, Reason
 
 from .args import DEFAULT_LIMIT, EDITION, LIMIT, PLAYERS, SCORING, VARIANT, WINNER, whole, word_of
@@ -252,8 +252,14 @@ class Table(TableCore):
         """The exit sensor counted `ejected` cards of a shot of `planned` (exact variants), shot for the entry
         of `seat` and `reason` (the head when it was shot; not checked when not given). Cards for an entry
         that is not the head are refused (``bad-count``), never credited to another entry."""
-        self.shot = None
-        return self.family.count_shot(self, planned, ejected, seat, reason)
+        shot, self.shot = self.shot, None
+        try:
+            return self.family.count_shot(self, planned, ejected, seat, reason)
+        except CommandError:
+            raise  # refused (bad-count): the shot is over all the same, counted or not (Dealer.count says so)
+        except BaseException:
+            self.shot = shot  # a failure inside changes nothing, the shot's record included (the game rolls back)
+            raise
 
     def due(self) -> tuple[int, str, int] | None:
         """Exact variants: (seat, reason, cards) the next shot serves, or None."""
