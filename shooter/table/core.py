@@ -77,7 +77,7 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                 self._announce(old_head)
             if finish:
                 finish()
-            if self.family.counts and self.game is not None:
+            if self.game is not None and (self.family.counts or self.game.hands is not None):  # (AT-HANDS too)
                 broken = count_problem(self.game)
                 if broken:  # a rule's bug must not reach the shooter or the state file: refused, rolled back
                     raise BadCount(f"Refused, nothing changed: {broken[1]}.")

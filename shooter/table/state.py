@@ -192,6 +192,12 @@ class GameState:
         assert hands is not None, "hand counts asked of an Uno Extreme game"
         return hands
 
+    def hand_counts(self) -> dict[str, int | None] | None:
+        """The hand counts as the protocol gives them (status, ``hands``): every seat's, ``null`` where not
+        known (AT-HANDS); None when the game keeps none."""
+        hands = self.hands
+        return None if hands is None else {str(s): hands.get(s) for s in range(1, self.players + 1)}
+
     # --- seats --------------------------------------------------------------
     @property
     def in_game(self) -> list[int]:
@@ -287,15 +293,19 @@ class GameState:
         }
 
 
+def _hand_counts(game: GameState) -> dict[str, int] | None:
+    return None if game.hands is None else {str(s): n for s, n in game.hands.items()}
+
+
 def _extreme_part(game: GameState) -> dict[str, Any]:
-    return {"edition": game.edition, "last_play": game.last_play}
+    return {"edition": game.edition, "last_play": game.last_play, "hands": _hand_counts(game)}
 
 
 def _exact_part(game: GameState) -> dict[str, Any]:
     return {
         "start": game.start,
         "side": game.side,
-        "hands": None if game.hands is None else {str(s): n for s, n in game.hands.items()},
+        "hands": _hand_counts(game),
         "drawn": game.drawn,
         "challenge": dict(game.challenge) if game.challenge else None,
         "uno_windows": [dict(w) for w in game.uno_windows],
@@ -313,12 +323,13 @@ class Family(NamedTuple):  # not a dataclass: a fifth of the time to make at sta
     load: str
 
 
-# Each rules family keeps its own fields, under its name in the snapshot: the Extreme family its deck edition and
-# the play a wrong-card penalty may take back; the counting dealer's (classic, All Wild, Flip) its first-card rule,
-# the side up, the counted hands, the draw of this turn, a challenge, its Uno windows and penalty, the deck's count.
-# A game of the one family carries the other's defaults in memory, never in the file.
+# Each rules family keeps its own fields, under its name in the snapshot: the Extreme family its deck edition,
+# the play a wrong-card penalty may take back and the hand counts of an edition that keeps them (null: none kept;
+# a seat missing: its count is not known, AT-HANDS); the counting dealer's (classic, All Wild, Flip) its first-card
+# rule, the side up, the counted hands, the draw of this turn, a challenge, its Uno windows and penalty, the deck's
+# count. A game of the one family carries the other's defaults in memory, never in the file.
 PARTS: dict[str, Family] = {
-    EXTREME: Family(frozenset({"edition", "last_play"}), _extreme_part, "extreme_part"),
+    EXTREME: Family(frozenset({"edition", "last_play", "hands"}), _extreme_part, "extreme_part"),
     COUNTING: Family(frozenset({"start", "side", "hands", "drawn", "challenge", "uno_windows", "uno_penalty",
                                "deck"}), _exact_part, "exact_part"),
 }
@@ -482,17 +493,24 @@ class _Loader:
         # a deck edition of this game's own variant: an Uno Attack printing is no Uno Extreme deck
         game.edition = self.choice(data, "edition", [r.edition for r in editions_of(game.variant) if r.edition])
         game.last_play = self.last_play(data["last_play"], nested)
+        # AT-HANDS: null (no counts kept) or the counts of the seats whose count is known
+        game.hands = None if data["hands"] is None else self.hand_counts(data["hands"], game.players, every=False)
+
+    def hand_counts(self, hands: object, players: int, every: bool) -> dict[int, int]:
+        """Hand counts: every seat's (``every``), or some seats' (the others' are not known)."""
+        wanted = {str(s) for s in range(1, players + 1)}
+        if not isinstance(hands, dict) or (set(hands) != wanted if every else not set(hands) <= wanted) or any(
+                type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
+            some = "" if every else "null or "
+            self.fail("hands", f"must be {some}map the seats 1..{players} (as strings) to card counts")
+        return {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
 
     def exact_part(self, game: GameState, data: dict[str, Any], nested: bool) -> None:
         """The counting dealer's own fields (classic, All Wild, Flip)."""
         players = game.players
         game.start = self.choice_or_none(data, "start", START_RULES)
         game.side = self.choice_or_none(data, "side", SIDES)
-        hands = data["hands"]
-        if not isinstance(hands, dict) or set(hands) != {str(s) for s in range(1, players + 1)} or any(
-                type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
-            self.fail("hands", f"must map the seats 1..{players} (as strings) to card counts")
-        game.hands = {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
+        game.hands = self.hand_counts(data["hands"], players, every=True)
         game.drawn = self.whole_or_none(data, "drawn", 1, players)
         challenge = data["challenge"]
         if challenge is not None and (not isinstance(challenge, dict) or set(challenge) != {"seat", "by", "card"}
