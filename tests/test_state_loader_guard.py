@@ -75,7 +75,7 @@ REFUSED = [
     ('a-field-unknown', 'over', [(('colour',), 'red')],
      "Saved table state: game.colour is not a field of the state of a game of variant extreme."),
     ('family-part-not-an-object', 'over', [(('extreme',), [])],
-     'Saved table state: game.extreme must be an object with edition, last_play.'),
+     'Saved table state: game.extreme must be an object with edition, hands, last_play.'),
     ('family-part-a-field-short', 'classic', [(('counting', 'deck'), DELETE)],
      'Saved table state: game.counting must be an object with challenge, deck, drawn, hands, side, start, '
      'uno_penalty, uno_windows.'),

@@ -45,7 +45,7 @@ def test_to_dict_round_trips_through_json(make):
 
 def test_to_dict_names_its_format_and_version():
     data = Table().to_dict()
-    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 2, None)
+    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 3, None)
 
 
 def test_a_restored_table_plays_on_like_the_original():
@@ -94,7 +94,7 @@ def corrupt(path, value, *more):
 
 BAD = {
     "wrong format": (("format",), "something/else"),
-    "a newer version": (("version",), 3),
+    "a newer version": (("version",), 4),
     "no version": (("version",), KeyError),
     "version as text": (("version",), "2"),
     "unknown top field": (("extra",), 1),

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from shooter.editions.records import EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
+from shooter.editions.records import COUNTING, EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
 from shooter.errors import StateFileError
 
 from .base import UNDO_BLOCKED, UNDO_LEVELS
@@ -127,6 +127,10 @@ def upgrade(data: object, *, fmt: str, version: int, migrations: Mapping[int, Ca
 _V1_DEFAULTS: dict[str, Any] = {"variant": FORMAT1_VARIANT, "start": None, "side": None, "hands": None, "drawn": None,
                                 "challenge": None, "uno_windows": [], "uno_penalty": 2, "deck": None, "rounds": [],
                                 "edition": FORMAT1_EDITION, "last_play": None}
+# Version 2's parts of the rules families (its Extreme family kept no hand counts): what the migration from
+# version 1 makes, whatever today's parts (state.PARTS) hold
+_V2_PARTS: dict[str, frozenset[str]] = {EXTREME: frozenset({"edition", "last_play"}),
+                                        COUNTING: PARTS[COUNTING].fields}
 
 
 def _v1_snapshot(data: object) -> object:
@@ -141,9 +145,9 @@ def _v1_snapshot(data: object) -> object:
     family = family_of(variant) if isinstance(variant, str) and variant in VARIANTS else EXTREME
     if family == EXTREME:
         game.pop("uno_penalty")
-    game[family] = {key: game.pop(key) for key in sorted(PARTS[family].fields)}
-    for other in PARTS:
-        for key in PARTS[other].fields if other != family else ():
+    game[family] = {key: game.pop(key) for key in sorted(_V2_PARTS[family])}
+    for other in _V2_PARTS:
+        for key in _V2_PARTS[other] if other != family else ():
             if key in game and game[key] == _V1_DEFAULTS[key]:
                 del game[key]
     last = game[family].get("last_play")

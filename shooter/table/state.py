@@ -501,8 +501,8 @@ class _Loader:
         wanted = {str(s) for s in range(1, players + 1)}
         if not isinstance(hands, dict) or (set(hands) != wanted if every else not set(hands) <= wanted) or any(
                 type(n) is not int or not 0 <= n <= MAX_CARDS for n in hands.values()):
-            some = "" if every else "null or "
-            self.fail("hands", f"must be {some}map the seats 1..{players} (as strings) to card counts")
+            what = f"map the seats 1..{players}" if every else f"be null or map seats of 1..{players}"
+            self.fail("hands", f"must {what} (as strings) to card counts")
         return {int(s): n for s, n in sorted(hands.items(), key=lambda kv: int(kv[0]))}
 
     def exact_part(self, game: GameState, data: dict[str, Any], nested: bool) -> None:
