@@ -146,8 +146,8 @@ def _v1_snapshot(data: object) -> object:
     if family == EXTREME:
         game.pop("uno_penalty")
     game[family] = {key: game.pop(key) for key in sorted(_V2_PARTS[family])}
-    for other in _V2_PARTS:
-        for key in _V2_PARTS[other] if other != family else ():
+    for other, fields in _V2_PARTS.items():
+        for key in fields if other != family else ():
             if key in game and game[key] == _V1_DEFAULTS[key]:
                 del game[key]
     last = game[family].get("last_play")
