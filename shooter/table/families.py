@@ -274,9 +274,9 @@ class CountingFamily(RulesFamily):
 
     def play(self, t: TableCore, card: object, seat: object, target: object, last: object,
              discarded: object = None) -> list[Event]:
-        g = t._need("play_card", "play a card")
         if discarded is not None:  # the shooter counts every card: the table tells it none
-            raise BadArgument(f"variant {g.variant} counts its hands itself: discarded= goes not with it.")
+            raise BadArgument(f"variant {t.record.variant} counts its hands itself: discarded= goes not with it.")
+        g = t._need("play_card", "play a card")
         name, _ = parse_deck_card(card, t.record, g.side)
         aim = t._play_target(g, seat, target, last)
         t._nothing_owed_now()
