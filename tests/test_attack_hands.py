@@ -334,3 +334,11 @@ def test_at_hands_save_the_validator_knows_which_games_keep_counts():
     out.start_round(first="5")
     out.game.out = [3]
     assert "seat 3 is out of the game, and its hand is counted" in impossible(out.game, out.phase)
+
+
+def test_at_hands_press_a_jammed_burst_counts_only_the_cards_the_beam_saw_through_the_console():
+    out = run_console(["game new players=3 dealer=3 variant=attack", "round start first=7", "play 5", "sim jam",
+                       "press", "status"], seed=4)
+    shot = [o for o in out if o.get("event") == "shot"][-1]
+    assert shot["interrupted"] == "jam" and shot["planned"] > shot["ejected"]   # (seed 4: the jam cuts it short)
+    assert out[-1]["game"]["hands"] == {"1": 6, "2": 7 + shot["ejected"], "3": 7}
