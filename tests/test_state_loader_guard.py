@@ -1,4 +1,4 @@
-"""The saved game's loader (shooter/table/state.py ``_Loader``), field by field: each bad field of a saved
+"""The saved game's loader (shooter/table/loader.py ``_Loader``), field by field: each bad field of a saved
 game is refused in one sentence naming the field and what it must be (the controller sets the file aside with
 that line), and good saved games, edge values included, are taken in as written. Written for the survivors of
 the mutation run over the loader (docs/mutation.md)."""
@@ -13,7 +13,8 @@ import pytest
 
 from shooter.errors import StateFileError
 from shooter.table import Table
-from shooter.table.state import EXACT_CARDS, EXACT_REASONS, load_snapshot, snapshot
+from shooter.table.loader import load_snapshot
+from shooter.table.state import EXACT_CARDS, EXACT_REASONS, snapshot
 from tests.test_table_state import DELETE, busy_table, exact_snapshot_with_a_challenge, scored_table, set_at
 
 LAST_PLAY = object()  # an edit that puts a real last play (of another game) there

@@ -9,7 +9,8 @@ import pytest
 from shooter.editions.records import EXTREME
 from shooter.errors import StateFileError
 from shooter.table import RuleOptions, Table, table_diagram
-from shooter.table.state import load_snapshot, snapshot
+from shooter.table.loader import load_snapshot
+from shooter.table.state import snapshot
 
 
 def busy_table():

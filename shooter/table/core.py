@@ -17,10 +17,11 @@ from shooter.errors import BadArgument, BadCount, NoGame, NotYourTurn, PressesOw
 from .args import whole
 from .base import UNDO_LEVELS, Event
 from .exact import ExactRules
+from .loader import load_snapshot
 from .penalties import PenaltyRules
 from .resume import still_owed
 from .scoring import ScoringRules
-from .state import GameState, Snapshot, count_problem, load_snapshot, snapshot
+from .state import GameState, Snapshot, count_problem, snapshot
 from .turns import TurnRules
 
 

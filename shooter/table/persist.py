@@ -34,10 +34,11 @@ from shooter.editions.records import COUNTING, EXTREME, FORMAT1_EDITION, FORMAT1
 from shooter.errors import StateFileError
 
 from .base import UNDO_BLOCKED, UNDO_LEVELS
+from .loader import load_snapshot
 from .options import RuleOptions
 from .possible import impossible_nested, record_of
 from .resume import still_owed
-from .state import MAX_CARDS, PARTS, GameState, ShotOut, load_snapshot, snapshot
+from .state import MAX_CARDS, PARTS, GameState, ShotOut, snapshot
 
 if TYPE_CHECKING:
     from .core import TableCore

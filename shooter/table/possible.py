@@ -1,6 +1,6 @@
 """Whether a game is a possible game of its edition: the one check a loaded game must pass.
 
-A saved game can pass every field check of the loader (``state.load_snapshot``: each field of its type and
+A saved game can pass every field check of the loader (``loader.load_snapshot``: each field of its type and
 range, the phases' cross-field rules, the counts) and still describe a game no table can reach: a Flip game
 with no side up, a classic game on Flip's dark side, classic owing Flip's Wild Draw Colour, the deal's entry
 owed in the play phase, a challenge pending on a skip. Resumed, such a game plays on from a state the rules
@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 from shooter.editions.records import Edition, lookup
 from shooter.vocabulary import Phase, Reason
 
-from .state import DEALER_REASONS, PENALTY_REASONS, GameState, count_problem, load_snapshot
+from .loader import load_snapshot
+from .state import DEALER_REASONS, PENALTY_REASONS, GameState, count_problem
 
 if TYPE_CHECKING:
     from .core import TableCore
