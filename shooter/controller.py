@@ -299,7 +299,7 @@ class Controller:
         if seat is None:  # no game: wherever the shooter points, like the original
             seat = self.launcher.aimed_seat
         planned = self.scheduler.next_press()  # first: the table is told whether this press fires
-        events = table.press(fired=planned > 0)
+        events = table.press(fired=planned > 0, cards=planned)
         self.hw.beeper.play(beeps.PRESS_ACCEPTED)
         if source == "button":  # consoles learn of it before what it causes (the next turn)
             self.emit(EventName.PRESS, source=source, seat=seat, reason=reason)
@@ -314,5 +314,9 @@ class Controller:
         if self.table.game is not None and self.table.game.exact:
             self.dealer.count(shot)
             return
+        if self.table.game is not None and self.table.game.hands is not None:
+            # AT-HANDS: the exit beam's count corrects the cards credited at the press; on disk before more comes
+            self.table.count_shot(shot.planned, shot.ejected, shot.seat, shot.reason)
+            self.desk.save()
         if shot.reason != Reason.DRAW and not self.launcher.queue and self.table.press_owner()[1] == Reason.DRAW:
             self.hw.beeper.play(beeps.OWED_DONE)

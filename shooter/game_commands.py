@@ -162,8 +162,9 @@ def give(desk: Desk, seat: int, cards: int) -> None:
 
 
 # ---- every variant ----
-def play(desk: Desk, card: str, seat: int | None = None, target: int | None = None, last: bool = False) -> None:
-    desk.changed(desk.table.play(card, seat=seat, target=target, last=last))
+def play(desk: Desk, card: str, seat: int | None = None, target: int | None = None, last: bool = False,
+         discarded: int | None = None) -> None:
+    desk.changed(desk.table.play(card, seat=seat, target=target, last=last, discarded=discarded))
 
 
 def uno(desk: Desk, seat: int) -> None:

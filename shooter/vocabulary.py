@@ -113,10 +113,13 @@ class PairingReason(Word):
 
 
 class HandsReason(Word):
-    """Why the hands changed hands (``hands``' ``reason``, the counting family's)."""
+    """Why the hand counts changed (``hands``' ``reason``): the counting family's hands changing hands, and the
+    Extreme family's counts of Uno Attack (AT-HANDS) after a Discard All and a Trade Hands."""
 
     FORCED_SWAP = "forced-swap"
     WILD_SHUFFLE = "wild-shuffle"
+    DISCARD_ALL = "discard-all"
+    TRADE_HANDS = "trade-hands"
 
 
 class SeenOutcome(Word):

@@ -377,12 +377,16 @@ class BotTable(CardsAtTable):
     def _play(self, seat: int, card: Card, honest: bool = True) -> None:
         hand = self.hands[seat]
         hand.remove(card)
+        discarded = 0
         if card.face in self.discards and card.colour:   # Discard All: every card of its colour goes down too
             for other in [c for c in hand if c.colour == card.colour]:
                 hand.remove(other)
                 self.world.put_on_pile(other)
+                discarded += 1
         self.world.put_on_pile(card)   # (on top)
         line = f"play {card.name} seat={seat}"
+        if card.face in self.discards:   # AT-HANDS: the table is told how many went down with it
+            line += f" discarded={discarded}"
         target = None
         if card.face in self.aims:
             others = [s for s in self.hands if s != seat and self.hands[s]]

@@ -9,8 +9,9 @@ import pytest
 
 from shooter.errors import StateFileError
 from shooter.table import Table
+from shooter.table.loader import load_snapshot
 from shooter.table.persist import table_from_dict, table_to_dict
-from shooter.table.state import MAX_CARDS, load_snapshot, snapshot
+from shooter.table.state import MAX_CARDS, snapshot
 from tests.test_editions_engine import finish_round, table
 
 

@@ -14,7 +14,8 @@ import json
 import pytest
 
 from shooter.table import Table
-from shooter.table.state import Owed, load_snapshot
+from shooter.table.loader import load_snapshot
+from shooter.table.state import Owed
 from tests.dealer_rig import DealerRig
 
 

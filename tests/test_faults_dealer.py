@@ -18,7 +18,8 @@ from collections import Counter
 import pytest
 
 from shooter.table.editions import deck, digits
-from shooter.table.state import count_problem, load_snapshot, snapshot
+from shooter.table.loader import load_snapshot
+from shooter.table.state import count_problem, snapshot
 from tests.dealer_rig import DealerRig
 from tests.fault_runners import FaultResult
 from tests.test_faults import record

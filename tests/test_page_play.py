@@ -421,8 +421,12 @@ def test_an_attack_round_played_from_the_page_alone(table, phones, token, lang):
 
     card("trade-hands").click()   # Cor trades with Anna: the page asks for a seat, not where the shooter turns
     expect(page.locator("#mode-text")).to_have_text(w("pad.pick", card=w.card("attack", "trade-hands")))
-    button(page, "Anna").click()
+    held = status_of(table)["game"]["hands"]   # AT-HANDS: each seat's count, shown at its seat
+    button(page, f"Anna, {w('seat.hand', n=held['1'])}").click()
     heading(page, w("turn.line", who="Anna"))
+    # the counts changed hands with the cards (Cor's less the Trade Hands it played)
+    expect(button(page, f"Anna, {w('seat.hand', n=held['3'] - 1)}")).to_be_visible()
+    expect(button(page, f"Cor, {w('seat.hand', n=held['1'])}")).to_be_visible()
 
     page.get_by_label(w("pad.last")).check()
     card("number").click()

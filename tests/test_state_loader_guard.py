@@ -1,4 +1,4 @@
-"""The saved game's loader (shooter/table/state.py ``_Loader``), field by field: each bad field of a saved
+"""The saved game's loader (shooter/table/loader.py ``_Loader``), field by field: each bad field of a saved
 game is refused in one sentence naming the field and what it must be (the controller sets the file aside with
 that line), and good saved games, edge values included, are taken in as written. Written for the survivors of
 the mutation run over the loader (docs/mutation.md)."""
@@ -13,7 +13,8 @@ import pytest
 
 from shooter.errors import StateFileError
 from shooter.table import Table
-from shooter.table.state import EXACT_CARDS, EXACT_REASONS, load_snapshot, snapshot
+from shooter.table.loader import load_snapshot
+from shooter.table.state import EXACT_CARDS, EXACT_REASONS, snapshot
 from tests.test_table_state import DELETE, busy_table, exact_snapshot_with_a_challenge, scored_table, set_at
 
 LAST_PLAY = object()  # an edit that puts a real last play (of another game) there
@@ -75,7 +76,7 @@ REFUSED = [
     ('a-field-unknown', 'over', [(('colour',), 'red')],
      "Saved table state: game.colour is not a field of the state of a game of variant extreme."),
     ('family-part-not-an-object', 'over', [(('extreme',), [])],
-     'Saved table state: game.extreme must be an object with edition, last_play.'),
+     'Saved table state: game.extreme must be an object with edition, hands, last_play.'),
     ('family-part-a-field-short', 'classic', [(('counting', 'deck'), DELETE)],
      'Saved table state: game.counting must be an object with challenge, deck, drawn, hands, side, start, '
      'uno_penalty, uno_windows.'),

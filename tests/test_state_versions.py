@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from shooter.editions import lookup
 from shooter.errors import StateFileError
 from shooter.persist import STATE_FILE
 from shooter.table import Table
@@ -26,7 +27,7 @@ def test_there_is_a_saved_file_of_every_version_and_every_rules_family():
     versions = {json.loads(p.read_text())["version"] for p in FILES}
     assert versions | {VERSION} == set(range(1, VERSION + 1))   # every earlier version has its files
     variants = {status_then(p).get("variant", "extreme") for p in FILES}
-    assert variants == {"extreme", "classic", "all-wild", "flip"}
+    assert variants == {"extreme", "classic", "all-wild", "flip", "attack"}
     phases = {(status_then(p).get("variant", "extreme"), status_then(p)["phase"]) for p in FILES}
     assert {(v, ph) for v in variants for ph in ("play", "deal")} <= phases   # mid-round and between rounds
 
@@ -51,8 +52,8 @@ def test_a_migrated_game_plays_on_and_is_saved_in_todays_version(tmp_path, path)
     (tmp_path / STATE_FILE).write_bytes(path.read_bytes())
     then = status_then(path)
     # a command every one of them takes: a press mid-round (a draw or what is owed), a new round between rounds
-    line = "press" if then["phase"] == "play" else ("round start first=5" if then.get("variant", "extreme")
-                                                    == "extreme" else "round start")
+    line = "press" if then["phase"] == "play" else ("round start" if lookup(then.get("variant", "extreme")).counting
+                                                    else "round start first=5")
     out = run_console([line, "status"], state_dir=tmp_path)
     assert [o["ok"] for o in out if "reply" in o] == [True, True], [o for o in out if "reply" in o]
     saved = json.loads((tmp_path / STATE_FILE).read_text())
@@ -68,7 +69,8 @@ def test_the_migration_groups_each_rules_family_s_own_fields():
     assert "counting" in saved_classic and "extreme" not in saved_classic and "hands" not in saved_classic
     assert saved_classic["counting"]["hands"] == {"1": 6, "2": 8, "3": 7}
     assert "extreme" in saved_extreme and "counting" not in saved_extreme
-    assert set(saved_extreme["extreme"]) == {"edition", "last_play"}
+    assert set(saved_extreme["extreme"]) == {"edition", "hands", "last_play"}   # (version 3's hand counts)
+    assert saved_extreme["extreme"]["hands"] is None   # an Uno Extreme deck keeps none
     # the last play a wrong-card penalty takes back was migrated with the game (one level)
     assert saved_extreme["extreme"]["last_play"]["before"]["extreme"]["last_play"] is None
 

@@ -94,7 +94,8 @@ def test_a_saved_play_holds_the_game_before_it_one_level_deep_only():
     import json
 
     from shooter.errors import StateFileError
-    from shooter.table.state import load_snapshot, snapshot
+    from shooter.table.loader import load_snapshot
+    from shooter.table.state import snapshot
     t = Table()
     t.new_game(3, dealer=1)
     t.start_round("5")

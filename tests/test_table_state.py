@@ -9,7 +9,8 @@ import pytest
 from shooter.editions.records import EXTREME
 from shooter.errors import StateFileError
 from shooter.table import RuleOptions, Table, table_diagram
-from shooter.table.state import load_snapshot, snapshot
+from shooter.table.loader import load_snapshot
+from shooter.table.state import snapshot
 
 
 def busy_table():
@@ -45,7 +46,7 @@ def test_to_dict_round_trips_through_json(make):
 
 def test_to_dict_names_its_format_and_version():
     data = Table().to_dict()
-    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 2, None)
+    assert (data["format"], data["version"], data["game"]) == ("uno-shooter/table", 3, None)
 
 
 def test_a_restored_table_plays_on_like_the_original():
@@ -94,7 +95,7 @@ def corrupt(path, value, *more):
 
 BAD = {
     "wrong format": (("format",), "something/else"),
-    "a newer version": (("version",), 3),
+    "a newer version": (("version",), 4),
     "no version": (("version",), KeyError),
     "version as text": (("version",), "2"),
     "unknown top field": (("extra",), 1),

@@ -162,12 +162,18 @@ class Renderer:
                                      reason=self.reason(owed["reason"]))) if owed else _("st.nothing")
             lines.append(" ".join(turn + [aim, owes]))
             lines.append(_("st.totals", totals=", ".join(f"{self.seat(s)} {p}" for s, p in game["totals"].items())))
+            if game.get("hands") is not None:   # the counting family's counts, Uno Attack's (AT-HANDS)
+                lines.append(_("st.hands", hands=self.hand_counts(game["hands"])))
         if game is None and shooter["aim"] is not None:
             lines.append(_("st.aim", who=self.seat(shooter["aim"])))
         cards = _("cards.unknown") if shooter["cards"] is None else _.count("cards.left", shooter["cards"])
         lines.append(_("st.shooter", state=_(f"state.{shooter['state']}").lower(), cards=cards,
                        lid=_(f"lid.{shooter['lid']}")))
         return lines
+
+    def hand_counts(self, hands: dict[str, int | None]) -> str:
+        """``seat 1 7, seat 2 not known, ...``: a count the table does not know (AT-HANDS) said so."""
+        return ", ".join(f"{self.seat(s)} {self._('seat.hand_unknown') if n is None else n}" for s, n in hands.items())
 
     # ---- events ----
     def event(self, ev: Output) -> str | None:
@@ -222,7 +228,7 @@ class Renderer:
         elif name == "deal":
             text = _("ev.deal", dealer=self.seat(ev.get("dealer")), n=ev.get("hand"))
         elif name == "hands":
-            text = _("ev.hands", hands=", ".join(f"{self.seat(s)} {n}" for s, n in ev.get("hands", {}).items()))
+            text = _("ev.hands", hands=self.hand_counts(ev.get("hands", {})))
         elif name == "side":
             side = f"side.name.{ev.get('side')}"
             text = _("ev.side", side=_(side) if _.has(side) else ev.get("side"))

@@ -174,7 +174,8 @@ def _attack(edition: str, trades: int, hit_fires: int) -> Edition:
     held = tuple(c for c in cards if c.count)  # a printing without a card has no row (nor button) for it
     pad = tuple(n for n in _ATTACK_PAD if any(c.name == n for c in held))
     return Edition("attack", edition, EXTREME, (Side.of(None, held, _EXTREME_DIGITS, pad),),
-                   SCORINGS, _ATTACK_NAMES, deck_size=106 + trades + hit_fires)
+                   SCORINGS, _ATTACK_NAMES, deck_size=106 + trades + hit_fires,
+                   hand_counts=True)  # AT-HANDS: Discard All and Trade Hands change them (issue 33)
 
 
 ATTACK_1998 = register(_attack("1998", trades=4, hit_fires=2))  # 112 cards, the variant's default

@@ -130,7 +130,10 @@ class Edition:
     names: Mapping[str, Mapping[str, str]]  # per language: "" -> the box's name, card -> its printed name
     deck_size: int = 112
     colours: int = 4  # the colours its coloured cards come in
-    hand_size: int = 7  # dealt to each seat (counting family)
+    hand_size: int = 7  # dealt to each seat (counting family: by the shooter; Extreme family: by hand)
+    # Extreme family: the table keeps each seat's hand count (the deal, -1 a play, + the cards a press shot, a
+    # Discard All's `discarded=`, a swap; docs/rules.md AT-HANDS); the counting family always counts its cards
+    hand_counts: bool = False
     first_card: str = TURNED_UP  # counting family: TURNED_UP or IGNORED
     start_rules: tuple[str, ...] = ()  # game new start= (classic: redraw, apply); none: the first card applies
     first_void: frozenset[str] = frozenset()  # first cards that go back into the deck, in either family (flip's +2)
@@ -148,6 +151,11 @@ class Edition:
     def counting(self) -> bool:
         """The shooter counts every card (the exit sensor is needed)."""
         return self.family == COUNTING
+
+    @property
+    def keeps_hands(self) -> bool:
+        """A game of it keeps hand counts: every counting deck, and an Extreme-family deck with ``hand_counts``."""
+        return self.counting or self.hand_counts
 
     # --- what a game of this edition can hold (derived from the fields above; shooter/table/possible.py reads
     # them to tell a saved game that cannot happen from one that can) --------------------------------------

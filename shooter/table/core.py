@@ -17,10 +17,11 @@ from shooter.errors import BadArgument, BadCount, NoGame, NotYourTurn, PressesOw
 from .args import whole
 from .base import UNDO_LEVELS, Event
 from .exact import ExactRules
+from .loader import load_snapshot
 from .penalties import PenaltyRules
 from .resume import still_owed
 from .scoring import ScoringRules
-from .state import GameState, Snapshot, count_problem, load_snapshot, snapshot
+from .state import GameState, Snapshot, count_problem, snapshot
 from .turns import TurnRules
 
 
@@ -77,7 +78,7 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
                 self._announce(old_head)
             if finish:
                 finish()
-            if self.family.counts and self.game is not None:
+            if self.game is not None and (self.family.counts or self.game.hands is not None):  # (AT-HANDS too)
                 broken = count_problem(self.game)
                 if broken:  # a rule's bug must not reach the shooter or the state file: refused, rolled back
                     raise BadCount(f"Refused, nothing changed: {broken[1]}.")

@@ -43,7 +43,7 @@ from .editions import exact_hand_points, parse_deck_card
 from .exact import DEALT
 from .machine import FAMILY_TRANSITIONS
 from .resume import cards_to_count, shot_record
-from .state import MAX_CARDS
+from .state import MAX_CARDS, GameState
 
 
 def _may(family: str, trigger: str, phase: str) -> bool:
@@ -77,10 +77,11 @@ class RulesFamily:
     def start_round(self, t: TableCore, first: object, dealer: object, cards: object) -> list[Event]:
         raise NotImplementedError
 
-    def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
+    def play(self, t: TableCore, card: object, seat: object, target: object, last: object,
+             discarded: object = None) -> list[Event]:
         raise NotImplementedError
 
-    def press(self, t: TableCore, fired: bool) -> list[Event]:
+    def press(self, t: TableCore, fired: bool, cards: int = 0) -> list[Event]:
         raise NotImplementedError
 
     def uno(self, t: TableCore, seat: object) -> list[Event]:
@@ -147,7 +148,8 @@ class ExtremeFamily(RulesFamily):
         deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
         return t._run("round start", "begin_round", first=card, dealer=deals, announce=True)
 
-    def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
+    def play(self, t: TableCore, card: object, seat: object, target: object, last: object,
+             discarded: object = None) -> list[Event]:
         g = t._need("play_card", "play a card")
         name, _ = parse_card(card, t.record)
         aim = t._play_target(g, seat, target, last)
@@ -158,14 +160,39 @@ class ExtremeFamily(RulesFamily):
         if last and t.record.card(name).effect == Effect.SWAP and t.options.last_trade_hands == "refused":
             # AT-TRADE, rule option last_trade_hands: a sheet that forbids going out with a swap of hands
             raise BadArgument(f"Going out with {name} is refused (rule option last_trade_hands); play or press.")
-        return t._run("play", "play_card", card=name, target=aim, last=last,
+        count = None if discarded is None else self._discarded(t, g, name, card, discarded)
+        return t._run("play", "play_card", card=name, target=aim, last=last, discarded=count,
                       announce=True, finish=t._end_round_if_out)
 
-    def press(self, t: TableCore, fired: bool) -> list[Event]:
+    @staticmethod
+    def _discarded(t: TableCore, g: GameState, name: str, typed: object, discarded: object) -> int:
+        """AT-HANDS: a Discard All's ``discarded=N``, the other cards of its colour that went with it: a whole
+        number, with a Discard All of an edition that keeps hand counts, no more than the hand holds besides."""
+        count = whole(0, MAX_CARDS)("discarded", discarded)
+        if not t.record.hand_counts or t._effect(name) != Effect.DISCARD_ALL:
+            counted = ", ".join(sorted({r.variant for r in records() if r.hand_counts}))
+            raise BadArgument(f"discarded= goes only with a discard-all of variant={counted}, "
+                              f"not with {str(typed).strip()}.")
+        held = None if g.hands is None else g.hands.get(g.current_seat)
+        if held is not None and 1 + count > held:
+            raise BadCount(f"Seat {g.current} holds {held} cards: a {name} and {count} more are more than that; "
+                           f"correct the count with set seat={g.current} hand=N.")
+        return count
+
+    def press(self, t: TableCore, fired: bool, cards: int = 0) -> list[Event]:
         # E-REFILL: the table counts no cards, so reloading the shooter changes nothing here; play goes on.
         if t.game is None or not t.machine.may("serve_press", t.phase):
             return []  # no game or no round on: the press fired like the original launcher's
-        return t._run(None, "serve_press", fired=fired, finish=t._end_round_if_out, forget="press")
+        return t._run(None, "serve_press", fired=fired, cards=cards, finish=t._end_round_if_out, forget="press")
+
+    def count_shot(self, t: TableCore, planned: int, ejected: int | None, seat: int | None,
+                   reason: str | None) -> list[Event]:
+        # AT-HANDS: a press's cards were credited at the press as planned; the exit beam's count corrects them
+        # (without the sensor, `ejected` is None: the plan stands). Not a command: nothing to undo or refuse.
+        game = t.game
+        if game is not None and game.hands is not None and seat is not None and ejected is not None:
+            t._correct_shot(seat, planned, ejected)
+        return []
 
     def uno(self, t: TableCore, seat: object) -> list[Event]:
         t._need("call_uno", "call Uno")
@@ -201,13 +228,18 @@ class ExtremeFamily(RulesFamily):
 
     def set(self, t: TableCore, current: object, direction: object, side: object, seat: object,
             hand: object) -> list[Event]:
-        if side is not None or seat is not None or hand is not None:
+        counts = t.record.hand_counts  # AT-HANDS: a hand count is corrected as in the counting family
+        if side is not None or (not counts and (seat is not None or hand is not None)):
             raise self._not_here(t, "correct", "correct the table")
         t._need("correct", "correct the turn")
-        if current is None and direction is None:
-            raise BadArgument("set needs current= or direction=.")
+        if current is None and direction is None and seat is None and hand is None:
+            raise BadArgument("set needs current= or direction=" + (" or seat= and hand=." if counts else "."))
+        if (seat is None) != (hand is None):
+            raise BadArgument("seat= and hand= go together.")
         return t._run("set", "correct", current=None if current is None else t._seat(current, "current"),
-                      direction=None if direction is None else DIRECTION("direction", direction), announce=True)
+                      direction=None if direction is None else DIRECTION("direction", direction),
+                      seat=None if seat is None else t._seat(seat, "seat"),
+                      hand=None if hand is None else whole(0, MAX_CARDS)("hand", hand), announce=True)
 
 
 class CountingFamily(RulesFamily):
@@ -240,7 +272,10 @@ class CountingFamily(RulesFamily):
         return t._run("first" if stands else None, "turn_up", card=name, announce=True,
                       forget=None if stands else "deal")  # a void first card: one more card of the deal
 
-    def play(self, t: TableCore, card: object, seat: object, target: object, last: object) -> list[Event]:
+    def play(self, t: TableCore, card: object, seat: object, target: object, last: object,
+             discarded: object = None) -> list[Event]:
+        if discarded is not None:  # the shooter counts every card: the table tells it none
+            raise BadArgument(f"variant {t.record.variant} counts its hands itself: discarded= goes not with it.")
         g = t._need("play_card", "play a card")
         name, _ = parse_deck_card(card, t.record, g.side)
         aim = t._play_target(g, seat, target, last)
@@ -257,7 +292,7 @@ class CountingFamily(RulesFamily):
         return t._run("play", "play_card", card=name, target=aim, last=last, announce=True,
                       finish=t._end_round_if_out)
 
-    def press(self, t: TableCore, fired: bool = True) -> list[Event]:
+    def press(self, t: TableCore, fired: bool = True, cards: int = 0) -> list[Event]:
         """A press: serves the head of the queue in full, or is the draw.
 
         D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is

@@ -32,7 +32,8 @@ from shooter.vocabulary import Reason
 
 from .base import Snapshot, TableBase, began_turn
 from .cards import PENALTY_PRESSES
-from .state import PENALTY_REASONS, GameState, Owed, load_snapshot, without_last_play
+from .loader import load_snapshot
+from .state import PENALTY_REASONS, GameState, Owed, without_last_play
 
 
 class PenaltyRules(TableBase):

@@ -1,8 +1,8 @@
 """The whole table as one JSON document, and back (for the state file).
 
-Format (``"format": "uno-shooter/table"``, ``"version": 2``)::
+Format (``"format": "uno-shooter/table"``, ``"version": 3``)::
 
-    {"format": "uno-shooter/table", "version": 2,
+    {"format": "uno-shooter/table", "version": 3,
      "options": {...RuleOptions...},
      "game": null or a snapshot (state.snapshot: what every game has, its "phase", and its rules
              family's own part under the family's name (shooter.editions: extreme or counting)),
@@ -16,7 +16,9 @@ function from version n's document to version n+1's), then checked as if it had 
 a newer version than this controller writes is set aside, never migrated down. Version 1 (until the rules
 families kept their own parts) had three shapes under its one number: before the exact editions (no
 ``variant`` and its fields), before the score sheet (no ``rounds``), and its last; its migration reads all three
-(tests/saved_games holds a file of each, written by that code).
+(tests/saved_games holds a file of each, written by that code). Version 2 (until the Extreme family kept hand
+counts, AT-HANDS) had no ``hands`` in the Extreme family's part: its migration gives every such part
+``"hands": null`` (no counts kept; an Uno Attack round resumed from it counts again from its next round start).
 
 Reading checks everything and raises :class:`StateFileError` with a message
 that names the field, so the controller can keep the bad file aside and start
@@ -28,14 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from shooter.editions.records import EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
+from shooter.editions.records import COUNTING, EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
 from shooter.errors import StateFileError
 
 from .base import UNDO_BLOCKED, UNDO_LEVELS
+from .loader import load_snapshot
 from .options import RuleOptions
 from .possible import impossible_nested, record_of
 from .resume import still_owed
-from .state import MAX_CARDS, PARTS, GameState, ShotOut, load_snapshot, snapshot
+from .state import MAX_CARDS, PARTS, GameState, ShotOut, snapshot
 
 if TYPE_CHECKING:
     from .core import TableCore
@@ -44,7 +47,7 @@ if TYPE_CHECKING:
 Table = TypeVar("Table", bound="TableCore")
 
 FORMAT = "uno-shooter/table"
-VERSION = 2
+VERSION = 3
 UNDO_COMMANDS = ("round start", "play", "uno", "catch", "penalty", "set", "hand", "score",
                  "first", "pass", "challenge", "colour-found", "give")  # the last five: exact variants
 KEYS = {"format", "version", "options", "game", "history", "undo_blocker", "shot", "interrupted"}
@@ -125,6 +128,10 @@ def upgrade(data: object, *, fmt: str, version: int, migrations: Mapping[int, Ca
 _V1_DEFAULTS: dict[str, Any] = {"variant": FORMAT1_VARIANT, "start": None, "side": None, "hands": None, "drawn": None,
                                 "challenge": None, "uno_windows": [], "uno_penalty": 2, "deck": None, "rounds": [],
                                 "edition": FORMAT1_EDITION, "last_play": None}
+# Version 2's parts of the rules families (its Extreme family kept no hand counts): what the migration from
+# version 1 makes, whatever today's parts (state.PARTS) hold
+_V2_PARTS: dict[str, frozenset[str]] = {EXTREME: frozenset({"edition", "last_play"}),
+                                        COUNTING: PARTS[COUNTING].fields}
 
 
 def _v1_snapshot(data: object) -> object:
@@ -139,9 +146,9 @@ def _v1_snapshot(data: object) -> object:
     family = family_of(variant) if isinstance(variant, str) and variant in VARIANTS else EXTREME
     if family == EXTREME:
         game.pop("uno_penalty")
-    game[family] = {key: game.pop(key) for key in sorted(PARTS[family].fields)}
-    for other in PARTS:
-        for key in PARTS[other].fields if other != family else ():
+    game[family] = {key: game.pop(key) for key in sorted(_V2_PARTS[family])}
+    for other, fields in _V2_PARTS.items():
+        for key in fields if other != family else ():
             if key in game and game[key] == _V1_DEFAULTS[key]:
                 del game[key]
     last = game[family].get("last_play")
@@ -161,7 +168,28 @@ def _from_v1(data: dict[str, Any]) -> dict[str, Any]:
             "interrupted": None}
 
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_v1}
+def _v2_snapshot(data: object) -> object:
+    """A version-2 game snapshot as version 3's: an Extreme family's part (and its last play's game before)
+    keeps no hand counts (``hands`` null); anything else is left where the check of version 3 names it."""
+    if not isinstance(data, dict) or not isinstance(data.get(EXTREME), dict):
+        return data
+    part = {"hands": None, **data[EXTREME]}
+    last = part.get("last_play")
+    if isinstance(last, dict) and "before" in last:
+        part["last_play"] = {**last, "before": _v2_snapshot(last["before"])}
+    return {**data, EXTREME: part}
+
+
+def _from_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 -> 3: the Extreme family's part of every snapshot gains its hand counts, none kept."""
+    history = data.get("history")
+    if isinstance(history, list):
+        history = [{**entry, "game": _v2_snapshot(entry.get("game"))} if isinstance(entry, dict) else entry
+                   for entry in history]
+    return {**data, "game": _v2_snapshot(data.get("game")), "history": history}
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_v1, 2: _from_v2}
 
 
 def _table_from_dict(make: Callable[[RuleOptions], Table], data: object, counting: bool) -> Table:

@@ -1,6 +1,6 @@
 """Whether a game is a possible game of its edition: the one check a loaded game must pass.
 
-A saved game can pass every field check of the loader (``state.load_snapshot``: each field of its type and
+A saved game can pass every field check of the loader (``loader.load_snapshot``: each field of its type and
 range, the phases' cross-field rules, the counts) and still describe a game no table can reach: a Flip game
 with no side up, a classic game on Flip's dark side, classic owing Flip's Wild Draw Colour, the deal's entry
 owed in the play phase, a challenge pending on a skip. Resumed, such a game plays on from a state the rules
@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 from shooter.editions.records import Edition, lookup
 from shooter.vocabulary import Phase, Reason
 
-from .state import DEALER_REASONS, PENALTY_REASONS, GameState, count_problem, load_snapshot
+from .loader import load_snapshot
+from .state import DEALER_REASONS, PENALTY_REASONS, GameState, count_problem
 
 if TYPE_CHECKING:
     from .core import TableCore
@@ -133,9 +134,20 @@ def _pending(game: GameState, phase: str, record: Edition) -> str | None:
 
 
 def _counts(game: GameState, phase: str, record: Edition) -> str | None:
-    # a counting game counts its hands; the cards declared at round start deal every hand and the first card
-    if record.counting != (game.hands is not None):
-        return "it counts no hands" if game.hands is not None else "its hands are not counted"
+    # a counting game counts its hands; an Extreme-family edition with hand counts (AT-HANDS) has them from its
+    # first round start on (null: not known, since a game saved before they were kept); the cards declared at
+    # round start deal every hand and the first card
+    hands = game.hands
+    if hands is not None and not record.keeps_hands:
+        return "it counts no hands"
+    if hands is None and record.counting:
+        return "its hands are not counted"
+    if hands is not None and not record.counting:
+        if phase == Phase.DEAL and game.round == 1:
+            return "its hands are counted before its first round was dealt"
+        out = sorted(set(hands) & set(game.out))
+        if out and phase == Phase.PLAY:  # (a seat a settled round put out keeps its count until the next deal)
+            return f"seat {out[0]} is out of the game, and its hand is counted"
     if game.deck is not None and game.deck < record.least_deck(len(game.in_game)):
         return (f"{game.deck} cards cannot deal {len(game.in_game)} hands of {record.hand_size} and the first "
                 f"card")

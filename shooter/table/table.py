@@ -163,15 +163,18 @@ class Table(TableCore):
         and dealt."""
         return self.family.start_round(self, first, dealer, cards)
 
-    def play(self, card: object, seat: object = None, target: object = None, last: object = False) -> list[Event]:
-        """`play CARD [seat=S] [target=T] [last]`: the current player played CARD."""
-        return self.family.play(self, card, seat, target, last)
+    def play(self, card: object, seat: object = None, target: object = None, last: object = False,
+             discarded: object = None) -> list[Event]:
+        """`play CARD [seat=S] [target=T] [discarded=N] [last]`: the current player played CARD (``discarded``:
+        the cards a Discard All took with it, in an edition that keeps hand counts, AT-HANDS)."""
+        return self.family.play(self, card, seat, target, last, discarded)
 
-    def press(self, fired: bool = True) -> list[Event]:
+    def press(self, fired: bool = True, cards: int = 0) -> list[Event]:
         """One press the shooter served: pays an owed press or is the current player's draw (exact variants:
         serves the head of the queue in full, or is the draw). ``fired``: whether the shooter shoots anything
-        for it (the controller says, from the scheduler's plan: a rule may owe presses until one fires)."""
-        return self.family.press(self, fired)
+        for it (the controller says, from the scheduler's plan: a rule may owe presses until one fires);
+        ``cards``: how many it plans to shoot (the Extreme family's hand counts, AT-HANDS)."""
+        return self.family.press(self, fired, cards)
 
     def uno(self, seat: object) -> list[Event]:
         """`uno seat=S`: S called Uno and can no longer be caught for that card."""
@@ -306,7 +309,7 @@ class Table(TableCore):
             "reported": {str(s): p for s, p in sorted(g.reports.items())}, "waiting_for": waiting,
             "undo": len(self.history),
             "variant": g.variant, "start": g.start, "side": g.side,
-            "hands": None if g.hands is None else {str(s): n for s, n in g.hands.items()},
+            "hands": g.hand_counts(),
             "drawn": g.drawn, "uno_windows": [dict(w) for w in g.uno_windows],
             "challenge": dict(g.challenge) if g.challenge else None,
             "rounds": score_sheet(g.rounds),

@@ -27,10 +27,15 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from shooter.editions.records import Effect
-from shooter.vocabulary import EventName, Phase, Reason
+from shooter.vocabulary import EventName, HandsReason, Phase, Reason
 
 from .base import Event, TableBase
-from .state import GameState, Owed
+from .state import MAX_CARDS, GameState, Owed
+
+# AT-HANDS: the effects whose play changes more hand counts than the player's one card, and the word the `hands`
+# event gives for it
+HANDS_REASONS: dict[str, HandsReason] = {Effect.DISCARD_ALL: HandsReason.DISCARD_ALL,
+                                         Effect.SWAP: HandsReason.TRADE_HANDS}
 
 
 class TurnRules(TableBase):
@@ -70,6 +75,9 @@ class TurnRules(TableBase):
         g.queue, g.reports = [], {}
         g.going_out = g.round_winner = None
         g.current = g.next_seat(dealer)
+        if self.record.hand_counts:
+            # AT-HANDS: every seat in the game was dealt the record's hand (by hand: the shooter deals nothing here)
+            g.hands = {seat: self.record.hand_size for seat in g.in_game}
         # F-*: what the first card does follows from its effect in the game's record (a blank: a wild here,
         # whatever blank_as says); the record's first_void cards never get here (ExtremeFamily.start_round)
         self.FIRST_CARD[self.record.card(first).effect](self, first)
@@ -146,14 +154,42 @@ class TurnRules(TableBase):
         g.current = g.next_seat(victim)
 
     # --- a play and the cards' effects ------------------------------------------
-    def _apply_play(self, card: str, target: int | None, last: bool) -> None:
+    def _apply_play(self, card: str, target: int | None, last: bool, discarded: int | None = None) -> None:
         # T-PLAY: the current player played one card (validated: nothing owed).
         g = self._game
         player = g.current_seat
         # the Uno and wrong-card windows open in PenaltyRules._move_windows
         if last:
             g.going_out = player  # the round ends once its presses are done (_close_round)
-        self.PLAY_EFFECT[self._effect(card)](self, player, card, target, last)
+        effect = self._effect(card)
+        if g.hands is not None:
+            self._count_play(g.hands, player, effect, last, discarded, target)
+        self.PLAY_EFFECT[effect](self, player, card, target, last)
+
+    def _count_play(self, hands: dict[int, int], player: int, effect: str, last: bool, discarded: int | None,
+                    target: int | None) -> None:
+        # AT-HANDS: the card leaves the hand (a last card: the hand is empty); a Discard All takes the `discarded`
+        # cards of its colour with it (without `discarded=` the table does not know how many: that count is not
+        # known until `set seat=S hand=N` or the next round start); a Trade Hands swaps the two counts (a last one
+        # swaps nothing: the player is out). A count that would go below 0 is one the table cannot trust: not
+        # known either (the play itself is the table's word and is never refused for it).
+        held = hands.get(player)
+        unknown = effect == Effect.DISCARD_ALL and discarded is None
+        if last:
+            hands[player] = 0
+        elif held is not None and (unknown or held < 1 + (discarded or 0)):
+            del hands[player]
+        elif held is not None:
+            hands[player] = held - 1 - (discarded or 0)
+        if effect == Effect.SWAP and target is not None and not last:
+            mine, theirs = hands.pop(player, None), hands.pop(target, None)
+            if theirs is not None:
+                hands[player] = theirs
+            if mine is not None:
+                hands[target] = mine
+        reason = HANDS_REASONS.get(effect)
+        if reason is not None:
+            self._emit(EventName.HANDS, hands=self._game.hand_counts(), reason=reason)
 
     def _acting_as(self, card: str) -> str:
         """The card a played card acts as."""
@@ -245,10 +281,14 @@ class TurnRules(TableBase):
     }
 
     # --- a press ---------------------------------------------------------------
-    def _apply_press(self, fired: bool = True) -> None:
+    def _apply_press(self, fired: bool = True, cards: int = 0) -> None:
         """One served press: pays the head of the owed queue, or is the current player's draw. ``fired``: the
-        controller's word whether the shooter shoots anything for this press (the scheduler's plan)."""
+        controller's word whether the shooter shoots anything for this press (the scheduler's plan); ``cards``:
+        how many it plans to shoot (AT-HANDS: credited to the receiving seat now, corrected by the shot's count
+        once it is over, :meth:`_correct_shot`)."""
         g = self._game
+        if g.hands is not None and cards:
+            self._credit(g, g.queue[0].seat if g.queue else g.current_seat, cards)
         if g.queue:
             self._pay_owed_press(fired)
         else:
@@ -284,13 +324,36 @@ class TurnRules(TableBase):
         g.current = g.next_seat(current)
         self._announce_turn()
 
+    def _credit(self, g: GameState, seat: int, cards: int) -> None:
+        # AT-HANDS: + the cards a press shot to the seat (T-STUCK: stuck ones too). A count it would take past what
+        # the deck holds is one the table cannot trust: not known (never a refused press: its cards are out).
+        hands = g.hands
+        assert hands is not None, "cards credited to a game that keeps no hand counts"
+        held = hands.get(seat)
+        if held is None:
+            return
+        if not 0 <= held + cards <= MAX_CARDS or sum(hands.values()) + cards > self.record.cards_there_are(g.deck):
+            del hands[seat]
+        else:
+            hands[seat] = held + cards
+
+    def _correct_shot(self, seat: int, planned: int, ejected: int) -> None:
+        """AT-HANDS: a press's shot is over: the exit sensor counted ``ejected`` of the ``planned`` cards
+        credited at the press (a jam, the lid or an empty magazine cut it short; stuck cards came along)."""
+        g = self._game
+        if g.hands is not None and ejected != planned:
+            self._credit(g, seat, ejected - planned)
+
     # --- set: corrections ---------------------------------------------------------
-    def _apply_set(self, current: int | None, direction: str | None) -> None:
+    def _apply_set(self, current: int | None, direction: str | None, seat: int | None = None,
+                   hand: int | None = None) -> None:
         g = self._game
         if current is not None:
             g.current = current
         if direction is not None:
             g.direction = direction
+        if seat is not None and hand is not None:  # AT-HANDS: the table counted the hand
+            g.hands = {**(g.hands or {}), seat: hand}
 
     # --- end of a round ----------------------------------------------------------
     def _someone_went_out(self) -> bool:
