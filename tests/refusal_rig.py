@@ -59,7 +59,8 @@ def cards_of(record: Edition) -> list[str]:
     """Every card name of the edition's variant (every side, every edition: one edition lacks a card another
     has), and a few of no deck."""
     kin = [other for other in SETUPS if other.variant == record.variant]
-    names = [*(str(d) for one in kin for side in one.sides for d in side.digits), *(n for one in kin for n in one.cards())]
+    names = [*(str(d) for one in kin for side in one.sides for d in side.digits),
+             *(n for one in kin for n in one.cards())]
     return sorted({n for n in names if n != "number"}) + ["zz", "hit9"]
 
 
@@ -388,7 +389,8 @@ def _round_over(rig: Rig, rng: random.Random, tally: Tally) -> None:
     probe_all(rig, rng, tally)
     digit = max(rig.record.side(game.get("side")).digits, default=9)   # more of it than the deck holds
     other = _other(game, int(seat))
-    probe_lines(rig, tally, [f"hand seat={other} cards=number", f"hand seat={other} cards={','.join([str(digit)] * 20)}",
+    probe_lines(rig, tally, [f"hand seat={other} cards=number",
+                             f"hand seat={other} cards={','.join([str(digit)] * 20)}",
                              f"hand seat={other} cards={','.join([str(digit)] * (rig.record.deck_size + 1))}"])
     for other in range(1, 11):
         rig.send(f"score seat={other} points=400")
@@ -622,8 +624,8 @@ def _seat_out(rig: Rig, rng: random.Random, tally: Tally) -> None:
     probe_lines(rig, tally, [*lines, f"play 5 seat={out[0]}", f"play hit2 target={out[0]}"])
 
 
-SITUATIONS = (_too_many_cards, _shot_under_way, _turning, _lid_open, _jammed, _empty, _fault, _asked_too_often, _web_off,
-              _challenge_waits, _colour_search, _hands_counted, _extreme_play, _read_waiting, _first_card_due,
+SITUATIONS = (_too_many_cards, _shot_under_way, _turning, _lid_open, _jammed, _empty, _fault, _asked_too_often,
+              _web_off, _challenge_waits, _colour_search, _hands_counted, _extreme_play, _read_waiting, _first_card_due,
               _round_over, _seat_out)
 
 # the config's [rules] of the sweep: a default dealer no small table has (`game new` without dealer= is refused
