@@ -41,12 +41,14 @@ SETUPS: tuple[Edition, ...] = tuple(records())
 VALUES: dict[str, tuple[str, ...]] = {
     "seat": ("1", "2", "3", "4", "9", "0", "x"), "target": ("1", "2", "3", "7"), "id": ("1", "2", "3", "5", "99"),
     "request": ("1", "2", "7"), "pick": ("0", "1", "2", "5"),
-    "cards": ("0", "1", "3", "30", "600", "5,skip", "9,9,9,9,9,9,9,9,9", "number", "zz", ",".join(["wild"] * 130)),
+    "cards": ("0", "1", "3", "30", "600", "5,skip", "5,,skip", "9,9,9,9,9,9,9,9,9", "number", "zz",
+              ",".join(["1"] * 120)),   # 120: more than any deck holds, short enough for a line
     "players": ("1", "2", "3", "4", "11"), "dealer": ("1", "3", "9", "random", "x"), "points": ("0", "10", "-1"),
     "hand": ("0", "3", "-2", "200"), "current": ("1", "2", "9"), "direction": ("cw", "ccw", "up"),
-    "side": ("light", "dark", "top"), "colour": ("red", "blue", "teal", "black"), "hold": ("0", "3", "99"),
-    "seconds": ("0", "1", "-1"), "angle": ("0", "45", "400"), "result": ("guilty", "innocent", "maybe"),
-    "first": ("5", "skip", "wild", "flip", "zz"), "edition": ("2016", "2010", "1999"),
+    "side": ("light", "dark", "top"), "colour": ("red", "blue", "teal", "black"), "hold": ("0", "3", "99", "x"),
+    "seconds": ("0", "1", "-1", "x"), "angle": ("0", "45", "400", "left"),
+    "result": ("upheld", "rejected", "guilty"),
+    "first": ("5", "skip", "wild", "flip", "zz"), "edition": ("2016", "2010", "1998", "106", "1999"),
     "variant": ("extreme", "classic", "all-wild", "flip", "poker"), "scoring": ("winner", "lowest", "elimination"),
     "limit": ("100", "500", "0"), "start": ("redraw", "apply", "never"), "name": ("Ann", "Bob\u202e"),
     "token": ("nope", "x" * 32), "seats": ("Ann,Bob", "-,Cy", ",,,,,,,,,,,,,,,,,,,,,,,"),
@@ -54,8 +56,11 @@ VALUES: dict[str, tuple[str, ...]] = {
 
 
 def cards_of(record: Edition) -> list[str]:
-    """Every card name of the edition's record, and a few of no deck."""
-    names = [*(str(d) for side in record.sides for d in side.digits), *record.cards()]
+    """Every card name of the edition's variant (every side, every edition: one edition lacks a card another
+    has), and a few of no deck."""
+    kin = [other for other in SETUPS if other.variant == record.variant]
+    names = [*(str(d) for one in kin for side in one.sides for d in side.digits),
+             *(n for one in kin for n in one.cards())]
     return sorted({n for n in names if n != "number"}) + ["zz", "hit9"]
 
 
@@ -83,8 +88,8 @@ class Rig:
     camera's reports in ``report`` mode, a paired phone and a watching browser."""
 
     def __init__(self, state_dir: Path, record: Edition, report: Report, seed: int, *,
-                 exit_sensor: bool = True) -> None:
-        config = parse_config({})
+                 exit_sensor: bool = True, rules: dict[str, Any] | None = None) -> None:
+        config = parse_config({"rules": rules or {}})   # the config's [rules]: every new game starts with them
         self.state_dir = state_dir
         self.record = record
         self.app = App(config, sim=True, virtual=True, seed=seed, state_dir=state_dir, log=lambda m: None,
@@ -129,10 +134,12 @@ class Rig:
         return Read(card, rng.choice([*colours, None]), confidence=rng.choice([0.5, 0.95, 1.0]),
                     alternatives=alternatives, unsure=rng.random() < 0.2)
 
-    def start(self, rng: random.Random) -> None:
-        """A game of the record's edition, dealt and begun (the exact variants' deal shot and counted)."""
+    def start(self, rng: random.Random, *, force: bool = False) -> None:
+        """A game of the record's edition, dealt and begun (the exact variants' deal shot and counted); ``force``:
+        in place of the game running."""
         edition = f" edition={self.record.edition}" if self.record.edition else ""
-        self.send(f"game new players={rng.randint(2, 4)} dealer=1 variant={self.record.variant}{edition}")
+        self.send(f"game new players={rng.randint(2, 4)} dealer=1 variant={self.record.variant}{edition}"
+                  + (" force" if force else ""))
         self.send("sim load cards=200")
         self.send("round start" if self.record.counting else f"round start first={rng.randint(1, 9)}")
         for _ in range(3):
@@ -243,6 +250,7 @@ class Tally:
     refused: Counter[str] = field(default_factory=Counter)
     codes: dict[tuple[str, str], set[str]] = field(default_factory=dict)   # (command, source) -> codes given
     details: set[str] = field(default_factory=set)                           # the detail templates refused with
+    messages: set[tuple[str, str]] = field(default_factory=set)   # (code, message) of every refusal given
     problems: list[str] = field(default_factory=list)                      # refusals that changed something
     internal: list[str] = field(default_factory=list)   # lines that hit a bug (a fail-safe stop, not a refusal)
 
@@ -256,6 +264,7 @@ class Tally:
         for key, codes in other.codes.items():
             self.codes.setdefault(key, set()).update(codes)
         self.details |= other.details
+        self.messages |= other.messages
         self.problems += other.problems
         self.internal += other.internal
         return self
@@ -270,6 +279,7 @@ class Tally:
             self.codes.setdefault((name, source(caller)), set()).add(reply["error"])
             key = detail_key(reply["message"])
             self.details.add(key[0] if key else reply["message"])
+            self.messages.add((reply["error"], reply["message"]))
         if problem is not None:
             self.problems.append(problem)
 
@@ -293,12 +303,24 @@ def probe_all(rig: Rig, rng: random.Random, tally: Tally, callers: tuple[Caller,
 
 
 def _shot_under_way(rig: Rig, rng: random.Random, tally: Tally) -> None:
-    for _ in range(6):   # a press that fires: probed at once, while the shooter turns or fires
-        reply = rig.send_now("press", IN_PROCESS)
-        if reply.get("ok") and rig.controller.launcher.state not in ("ready", "booting"):
-            probe_all(rig, rng, tally, settle=False)
-            return
-        rig.settle()
+    """A press of a new game that fires (the shooter already points at the seat): probed at once, while it
+    fires."""
+    if _nothing_owed(rig, rng) is None:
+        return
+    reply = rig.send_now("press", IN_PROCESS)
+    if reply.get("ok") and rig.controller.launcher.state in ("firing", "retracting"):
+        probe_all(rig, rng, tally, settle=False)
+    rig.settle()
+
+
+def _turning(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """The shooter turns to a seat (``aim``): every command probed while it turns."""
+    rig.settle()
+    players = int(_game(rig).get("players") or 2)
+    seat = next(s for s in range(1, players + 1) if s != rig.controller.launcher.aimed_seat)
+    if rig.send_now(f"aim seat={seat}", IN_PROCESS).get("ok") and rig.controller.launcher.state == "aiming":
+        probe_all(rig, rng, tally, settle=False)
+    rig.settle()
 
 
 def _lid_open(rig: Rig, rng: random.Random, tally: Tally) -> None:
@@ -353,10 +375,11 @@ def _web_off(rig: Rig, rng: random.Random, tally: Tally) -> None:
 
 
 def _round_over(rig: Rig, rng: random.Random, tally: Tally) -> None:
-    """The current player goes out: phase scoring, then (every hand scored high) the game may be over."""
-    game = rig.controller.table.status() or {}
+    """The current player of a new game goes out: phase scoring (hands a deck cannot hold reported), then (every
+    hand scored high) the game may be over."""
+    game = _nothing_owed(rig, rng) or {}
     seat = game.get("current")
-    if game.get("phase") != "play" or seat is None:
+    if seat is None:
         return
     if rig.record.counting:
         rig.send(f"set seat={seat} hand=1")
@@ -364,6 +387,11 @@ def _round_over(rig: Rig, rng: random.Random, tally: Tally) -> None:
         if rig.send(f"play {card} seat={seat} last").get("ok"):
             break
     probe_all(rig, rng, tally)
+    digit = max(rig.record.side(game.get("side")).digits, default=9)   # more of it than the deck holds
+    other = _other(game, int(seat))
+    probe_lines(rig, tally, [f"hand seat={other} cards=number",
+                             f"hand seat={other} cards={','.join([str(digit)] * 20)}",
+                             f"hand seat={other} cards={','.join([str(digit)] * (rig.record.deck_size + 1))}"])
     for other in range(1, 11):
         rig.send(f"score seat={other} points=400")
     probe_all(rig, rng, tally)
@@ -376,8 +404,233 @@ def _too_many_cards(rig: Rig, rng: random.Random, tally: Tally) -> None:
             tally.add("set", caller, *probe(rig, f"set seat={seat} hand=200", caller))
 
 
-SITUATIONS = (_too_many_cards, _shot_under_way, _lid_open, _jammed, _empty, _fault, _asked_too_often, _web_off,
-              _round_over)
+# ---- prepared states: where a refusal is given only in one state of the game, the lines that ask for it -------
+
+def command_of(line: str) -> str:
+    """The command of the table a line names (its longest run of leading words)."""
+    words = line.split(" ")
+    return max((" ".join(spec.words) for spec, _ in COMMANDS if list(spec.words) == words[:len(spec.words)]),
+               key=len, default=words[0])
+
+
+def probe_lines(rig: Rig, tally: Tally, lines: list[str], *, settle: bool = True) -> None:
+    """Each line from every source (one the line's access turns away is refused for that)."""
+    for line in lines:
+        for caller in rig.callers:
+            tally.add(command_of(line), caller, *probe(rig, line, caller, settle=settle))
+
+
+def _game(rig: Rig) -> dict[str, Any]:
+    return rig.controller.table.status() or {}
+
+
+def _ready(rig: Rig) -> None:
+    """The shooter ready: a jam, an empty magazine, a fault cleared as a person does (the lid opened, cards
+    loaded, the lid closed)."""
+    rig.settle()
+    if rig.controller.launcher.state != "ready":
+        rig.send("sim lid open")
+        rig.send("magazine cards=200")
+        rig.send("sim lid close")
+        rig.settle()
+
+
+def _nothing_owed(rig: Rig, rng: random.Random) -> dict[str, Any] | None:
+    """A new game in play with nothing owed (presses served until none is), the shooter ready; None if that is
+    not reached."""
+    _ready(rig)
+    rig.start(rng, force=True)
+    for _ in range(16):   # a jam armed before may stop the deal: cleared, a press serves the rest (D-*)
+        rig.settle()
+        game = _game(rig)
+        if game.get("phase") == "play" and not game.get("owed") and rig.controller.launcher.state == "ready":
+            return game
+        _ready(rig)
+        if game.get("owed"):
+            rig.send("press")
+        elif game.get("phase") == "first":
+            rig.send(f"first {rng.randint(1, 9)}")
+        elif game.get("phase") != "play":
+            return None
+    return None
+
+
+def _other(game: dict[str, Any], seat: int) -> int:
+    return next(s for s in range(1, int(game["players"]) + 1) if s != seat and s not in game.get("out", []))
+
+
+def _up_cards(rig: Rig, effect: str) -> list[str]:
+    """The cards of the side up with ``effect`` (its wire value)."""
+    side = rig.record.side(_game(rig).get("side"))
+    return [name for name, card in side.cards.items() if card.effect.value == effect and card.count != 0]
+
+
+def _no_game_lines(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """Before any game: a table too small for the configured dealer (:data:`RULES`), an edition of another
+    variant, a counting variant (refused on the shooter without the exit sensor)."""
+    scored = [f"game new players=3 dealer=1 variant={r.variant} scoring={way} force" for r in SETUPS
+              for way in ("winner", "lowest", "elimination") if way not in r.scorings]
+    sensor = [] if rig.controller.desk.counting else [
+        f"game new players=3 dealer=1 variant={r.variant} force" for r in SETUPS if r.counting]
+    probe_lines(rig, tally, ["game new players=3 force", "game new players=3 dealer=1 variant=extreme edition=1998 "
+                             "force", *scored[:1], *sensor])
+
+
+def _read_waiting(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """A read of the pile waits with one alternative (ask and report modes): an alternative it does not have, a
+    colour for a card that is not wild."""
+    if rig.controller.pile.settings.report is Report.OFF:
+        return
+    rig.see(Read("5", "red", alternatives=(("skip", "red", 0.2),)))
+    if not rig.controller.pile.waiting:
+        return
+    read = rig.controller.pile.waiting[-1].id
+    probe_lines(rig, tally, [f"seen confirm id={read} pick=2", f"seen red id={read}", f"seen reject id={read + 50}"])
+
+
+def _first_card_due(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """A counting edition that turns up its first card, dealt: phase first, nothing due (D-FIRST)."""
+    record = rig.record
+    if not record.counting:
+        return
+    _ready(rig)
+    rig.send(f"game new players=3 dealer=1 variant={record.variant} force")
+    probe_lines(rig, tally, ["round start first=5"])   # phase deal: the first card is reported once it is shot
+    rig.send("sim load cards=200")
+    rig.send("round start")
+    for _ in range(6):   # the deal served (a jam armed before stops it: cleared, a press serves the rest)
+        rig.settle()
+        if not _game(rig).get("owed"):
+            break
+        _ready(rig)
+        rig.send("press")
+    if _game(rig).get("phase") != "first" or _game(rig).get("owed"):
+        return
+    probe_all(rig, rng, tally)
+    probe_lines(rig, tally, ["press", "draw", "pass", "colour-found", "challenge seat=2 result=upheld"])
+    for _ in range(3):
+        if _game(rig).get("phase") == "first":
+            rig.send(f"first {rng.randint(1, 9)}")
+
+
+def _challenge_waits(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """A wild draw card waits to be challenged (CL-CHAL, FL-CHAL); then one played as the last card."""
+    game = _nothing_owed(rig, rng)
+    wild_draws = _up_cards(rig, "wild-draw")
+    if game is None or not rig.record.challenges or not wild_draws:
+        return
+    seat, card = int(game["current"]), wild_draws[0]
+    if not rig.send(f"play {card} seat={seat}").get("ok"):
+        return
+    victim = int(_game(rig)["owed"]["seat"])
+    probe_lines(rig, tally, [f"challenge seat={seat} result=upheld", f"challenge seat={victim} result=maybe",
+                             "colour-found", f"play 5 seat={victim}", "pass", "draw"])
+    rig.send("undo")
+    rig.send(f"set seat={seat} hand=1")
+    if rig.send(f"play {card} seat={seat} last").get("ok"):
+        probe_lines(rig, tally, [f"challenge seat={victim} result=upheld"])
+        rig.send("undo")
+    rig.send("undo")
+
+
+def _colour_search(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """Flip's dark side: a Wild Draw Colour is drawn for until the colour comes (FL-*): before its first card,
+    while a card of it is shot, between its cards."""
+    game = _nothing_owed(rig, rng)
+    if game is None or len(rig.record.sides) < 2:
+        return
+    dark = [name for name in rig.record.side("dark").cards if name not in rig.record.side("light").cards]
+    probe_lines(rig, tally, [f"play {dark[0]} seat={game['current']}", f"first {dark[0]}"])   # the light side up
+    rig.send("set side=dark")
+    searching = _up_cards(rig, "wild-draw")
+    seat = int(game["current"])
+    if not searching or not rig.send(f"play {searching[-1]} seat={seat}").get("ok"):
+        return
+    victim = int(_game(rig)["owed"]["seat"])
+    light = [name for name in rig.record.side("light").cards if name not in rig.record.side("dark").cards]
+    probe_lines(rig, tally, [f"colour-found seat={seat}", "colour-found", f"play {light[0]} seat={victim}"])
+    for _ in range(2):   # the draw's first card, then its second: each probed while it is shot
+        if rig.send_now("press", IN_PROCESS).get("ok") and rig.controller.table.shooting:
+            probe_lines(rig, tally, ["colour-found", f"colour-found seat={seat}"], settle=False)
+        rig.settle()
+    probe_lines(rig, tally, [f"colour-found seat={seat}", f"challenge seat={victim} result=upheld"])
+    rig.send("colour-found")
+    rig.send("set side=light")
+
+
+def _hands_counted(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """A counting edition in play: a last card from a hand of more, a play from an empty hand, a target where
+    none goes (D-*)."""
+    game = _nothing_owed(rig, rng)
+    if game is None or not rig.record.counting:
+        return
+    seat = int(game["current"])
+    plain = _up_cards(rig, "plain")
+    card = "5" if rig.record.side(game.get("side")).digits else plain[0]
+    probe_lines(rig, tally, [f"play {card} seat={seat} last", f"play {card} seat={seat} target={_other(game, seat)}",
+                             f"play {card} seat={_other(game, seat)}"])
+    if rig.send(f"set seat={seat} hand=0").get("ok"):
+        probe_lines(rig, tally, [f"play {card} seat={seat}", f"play {card} seat={seat} last"])
+        rig.send("undo")
+    if rig.send(f"set seat={seat} hand=2").get("ok") and rig.send(f"uno seat={seat}").get("ok") and rig.send(
+            f"play {card} seat={seat}").get("ok"):   # Uno called ahead, the card played: it cannot be caught
+        probe_lines(rig, tally, [f"catch seat={seat}", f"uno seat={seat}"])
+        for _ in range(3):
+            rig.send("undo")
+    other = _other(game, seat)   # one card left, its Uno window long closed
+    if rig.send(f"set seat={other} hand=1").get("ok"):
+        probe_lines(rig, tally, [f"uno seat={other}", f"catch seat={other}"])
+        rig.send("undo")
+
+
+def _extreme_play(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """The Extreme family in play: a card another edition of the variant has, the aimed cards (Attack's Trade
+    Hands) at the player itself and as the last card with the rule option last_trade_hands refused
+    (:data:`RULES`), a card while presses are owed."""
+    game = _nothing_owed(rig, rng)
+    if game is None or rig.record.counting:
+        return
+    seat = int(game["current"])
+    kin = {name for other in SETUPS if other.variant == rig.record.variant for name in other.cards()}
+    lacking = sorted(name for name in kin if not (rig.record.side().cards.get(name) or None)
+                     or not rig.record.side().cards[name].count)
+    probe_lines(rig, tally, [f"play {card}" for card in lacking[:2]] + ["sim pile 12"])
+    for card in _up_cards(rig, "swap") + _up_cards(rig, "targeted-draw"):
+        probe_lines(rig, tally, [f"play {card} seat={seat} target={seat}", f"play {card} seat={seat}",
+                                 f"play {card} seat={seat} target={_other(game, seat)} last"])
+    if rig.send(f"play hit2 seat={seat}").get("ok"):   # the next seat owes its presses
+        probe_lines(rig, tally, ["play 5", f"uno seat={seat}"])
+
+
+def _seat_out(rig: Rig, rng: random.Random, tally: Tally) -> None:
+    """Elimination (the Extreme family): a seat is out of the game, and named."""
+    record = rig.record
+    if "elimination" not in record.scorings:
+        return
+    _ready(rig)
+    edition = f" edition={record.edition}" if record.edition else ""
+    rig.send(f"game new players=3 dealer=1 variant={record.variant}{edition} scoring=elimination limit=100 force")
+    rig.send("round start first=5")
+    seat = _game(rig).get("current")
+    rig.send(f"play 5 seat={seat} last")
+    for other in (1, 2, 3):
+        if other != seat:
+            rig.send(f"score seat={other} points={150 if other == _other(_game(rig), int(seat or 1)) else 0}")
+    rig.send("round start first=5")
+    out = _game(rig).get("out") or []
+    if not out:
+        return
+    lines = [f"{name} seat={out[0]}" for name in ("uno", "catch", "penalty advice", "penalty wrong-card")]
+    probe_lines(rig, tally, [*lines, f"play 5 seat={out[0]}", f"play hit2 target={out[0]}"])
+
+
+SITUATIONS = (_too_many_cards, _shot_under_way, _turning, _lid_open, _jammed, _empty, _fault, _asked_too_often,
+              _web_off, _challenge_waits, _colour_search, _hands_counted, _extreme_play, _read_waiting, _first_card_due,
+              _round_over, _seat_out)
+
+# the config's [rules] of the sweep: a default dealer no small table has (`game new` without dealer= is refused
+# there), and the sheet that refuses going out with Trade Hands (AT-TRADE)
+RULES: dict[str, Any] = {"default_dealer": 9, "last_trade_hands": "refused"}
 
 
 def sweep(state_dir: Path, seed: int, wanders: int = 2, steps: int = 12) -> Tally:
@@ -388,9 +641,10 @@ def sweep(state_dir: Path, seed: int, wanders: int = 2, steps: int = 12) -> Tall
     runs = [(setup, report, True) for setup in SETUPS for report in Report] + [(SETUPS[-1], Report.OFF, False)]
     for n, (setup, report, sensor) in enumerate(runs):
         rng = random.Random(f"{seed}-{n}")
-        rig = Rig(state_dir / f"state-{seed}-{n}", setup, report, seed * 100 + n, exit_sensor=sensor)
+        rig = Rig(state_dir / f"state-{seed}-{n}", setup, report, seed * 100 + n, exit_sensor=sensor, rules=RULES)
         try:
             probe_all(rig, rng, tally)   # no game yet
+            _no_game_lines(rig, rng, tally)
             rig.start(rng)
             for _ in range(wanders):
                 rig.wander(rng, steps)

@@ -9,7 +9,9 @@ import pytest
 
 from tests.fault_runners import FaultResult
 from tests.refusal_rig import Tally, sweep
+from tests.refusal_sites import messages, reached
 from tests.test_faults import record
+from tests.test_refusals_change_nothing import assert_every_refusal_message_given
 
 pytestmark = pytest.mark.faults
 
@@ -24,7 +26,8 @@ def test_refused_lines_of_every_command_from_every_source_change_nothing(tmp_pat
     given = set().union(*tally.codes.values())
     record(FaultResult("refused lines (every command, source)", tally.refusals, tally.refusals - lost, lost, {
         "lines": sum(tally.sent.values()), "commands": len(tally.sent), "codes": len(given),
-        "messages": len(tally.details), "internal errors": len(tally.internal)}))
+        "messages": f"{len(reached(tally.messages))} of {len(messages())}", "internal errors": len(tally.internal)}))
     assert lost == 0, "\n".join(tally.problems[:5])
     # a line that hits a bug is no refusal (the motor is stopped, a fault said): none may
     assert not tally.internal, tally.internal[:3]
+    assert_every_refusal_message_given(tally)

@@ -96,66 +96,11 @@ def test_without_the_web_console_aiohttp_is_not_imported():
 # ---- the terminal's details: every error message the controller can write has a template in every language ----
 
 def error_sites():
-    """(code, sample message, where) for every error message written in shooter/: the messages of
-    ``CommandError(code, ...)``, of ``(code, ...)`` pairs (the launcher's refusals, the table's problems), the
-    strings the ``*_problem`` functions return and the undo blockers. Each field of an f-string gets a sample
-    number of its own (a seat field is ``seat N`` in the source), so a rendering can be checked to keep it."""
-    import ast
-    from pathlib import Path
-
-    import shooter
-    from shooter.access import NOT_PAIRED
-    from shooter.errors import NAMED, ErrorCode
-    from shooter.protocol import ERROR_CODES
-    from shooter.table.base import UNDO_BLOCKED
-    root = Path(shooter.__file__).parent
-    codes = {*ERROR_CODES, "bad-count"}
-    named = {cls.__name__: str(code) for code, cls in NAMED.items()}
-    counter = iter(range(7001, 99999))
-
-    def sample(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        if isinstance(node, ast.JoinedStr):
-            return "".join(v.value if isinstance(v, ast.Constant) else str(next(counter)) for v in node.values)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):   # "Seat N holds" + ("; ..." or ".")
-            left, right = sample(node.left), node.right
-            if left is not None and isinstance(right, ast.IfExp):
-                return [left + sample(right.body), left + sample(right.orelse)]
-        return None
-
-    sites = []
-    for path in sorted(root.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            pairs = []
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "CommandError" and len(node.args) == 2:
-                pairs.append(tuple(node.args))
-            # a named error of the tree (shooter.errors: BadArgument(message) carries its code)
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in named and len(node.args) == 1:
-                pairs.append((ast.Constant(named[node.func.id]), node.args[0]))
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "command_error" and len(node.args) == 2:
-                pairs.append(tuple(node.args))
-            if isinstance(node, ast.Tuple) and len(node.elts) == 2:
-                pairs.append(tuple(node.elts))
-            if isinstance(node, ast.FunctionDef) and node.name.endswith("_problem"):
-                code = "no-exit-sensor" if "sensor" in node.name else "too-late"
-                pairs += [(ast.Constant(code), r.value) for r in ast.walk(node)
-                          if isinstance(r, ast.Return) and isinstance(r.value, ast.JoinedStr | ast.Constant)]
-            for written, message in pairs:
-                code = written
-                if (isinstance(written, ast.Attribute) and isinstance(written.value, ast.Name)
-                        and written.value.id == "ErrorCode"):   # (ErrorCode.BUSY, "...") as the launcher writes them
-                    code = ast.Constant(ErrorCode[written.attr].value)
-                if not (isinstance(code, ast.Constant) and code.value in codes):
-                    continue
-                text = sample(message)
-                for one in text if isinstance(text, list) else [text]:
-                    if one is not None:
-                        sites.append((code.value, one, f"{path.relative_to(root)}:{node.lineno}"))
-    sites += [("cannot-undo", text, "table/base.py UNDO_BLOCKED") for text in UNDO_BLOCKED.values()]
-    sites.append(("not-paired", NOT_PAIRED, "access.py NOT_PAIRED"))
-    return sites
+    """(code, sample message, where) for every error message written in shooter/ (tests/refusal_sites.py's scan of
+    the raise sites). Each field of an f-string gets a sample number of its own (a seat field is ``seat N`` in
+    the source), so a rendering can be checked to keep it."""
+    from tests.refusal_sites import sites
+    return [(site.code, site.sample, site.where) for site in sites()]
 
 
 def test_every_error_message_of_the_controller_has_a_detail_template():
