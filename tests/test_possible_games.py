@@ -112,6 +112,25 @@ def test_CL_CHAL_a_challenge_pending_on_a_skip_is_set_aside(tmp_path):
         "challenged are wild-draw-four.")
 
 
+def test_CL_CHAL_a_challenge_waiting_without_its_victims_cards_is_set_aside(tmp_path):
+    # the press that serves a wild draw four's cards ends its challenge: a saved game with the challenge still
+    # waiting and the cards gone would fail the challenge with an internal error
+    data = saved(tmp_path, "classic")
+    current = data["game"]["current"]
+    victim = current % 3 + 1
+    data["game"]["queue"] = []
+    data["game"]["counting"]["challenge"] = {"seat": victim, "by": current, "card": "wild-draw-four"}
+    assert reason(set_aside_line(tmp_path, data)) == (
+        "game is not a possible game of Uno (classic): a challenge waits on wild-draw-four, and seat "
+        f"{victim} is owed no wild-draw-four cards.")
+    data["game"]["queue"] = [{"seat": victim, "presses": 1, "reason": "wild-draw-four", "by": victim, "cards": 4,
+                              "served": 0}]
+    back = Table.from_dict(data)   # with its cards owed it is a possible game, and the challenge is decided
+    assert back.game.challenge is not None
+    back.challenge(seat=victim, result="rejected")
+    assert back.game.challenge is None and back.game.queue[0].cards == 6
+
+
 def test_an_undo_level_of_an_impossible_game_is_set_aside_too(tmp_path):   # undo would resume it
     data = saved(tmp_path, "flip")
     assert data["history"], "the saved game has undo levels"

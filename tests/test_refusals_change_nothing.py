@@ -97,9 +97,6 @@ NOT_BY_A_LINE: dict[tuple[str, str], str] = {
     ("bad-argument", "last must be true or false."): "the Table's Python API: a line's last is a flag",
     ("bad-argument", "A first {} goes back into the deck; turn up another card."): "the record's first_void, read "
         "in either family: no Extreme-family edition of the registry has a void first card (Flip's is counted)",
-    ("too-late", "Seat {} owes no {} cards to challenge."): "the rules never leave a challenge waiting without its "
-        "victim's entry (the press that serves it clears it, exact.py); it stays because the possible-game check "
-        "(table/possible.py) does not yet refuse such a saved game, and without it _apply_challenge fails",
 }
 
 # the refusals made with a message written elsewhere (tests/refusal_sites.py, unread): each is scanned where made

@@ -362,8 +362,6 @@ class CountingFamily(RulesFamily):
             raise TooLate("No wild draw card can be challenged now.")
         if who != g.challenge["seat"]:
             raise NotYourTurn(f"Only seat {g.challenge['seat']}, the victim, may challenge.")
-        if not any(o.seat == who and o.reason == g.challenge["card"] for o in g.queue):
-            raise TooLate(f"Seat {who} owes no {g.challenge['card']} cards to challenge.")
         if outcome == "upheld" and g.going_out == g.challenge["by"]:
             # a last wild draw card held no other card: it cannot have been illegal
             raise BadArgument("A last card cannot be an illegal wild draw card.")

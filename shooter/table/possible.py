@@ -121,6 +121,10 @@ def _pending(game: GameState, phase: str, record: Edition) -> str | None:
             return f"a challenge waits in phase {phase}"
         if chal["seat"] == chal["by"] or {chal["seat"], chal["by"]} - set(game.in_game):
             return f"a challenge waits between seats {chal['by']} and {chal['seat']}, not two seats in the game"
+        # the card's cards wait at the head of the victim's owed entries: the press that serves them ends the
+        # challenge (exact.py), so a challenge never waits without them
+        if not any(o.seat == chal["seat"] and o.reason == chal["card"] for o in game.queue):
+            return f"a challenge waits on {chal['card']}, and seat {chal['seat']} is owed no {chal['card']} cards"
     if game.drawn is not None and phase != Phase.PLAY:
         return f"seat {game.drawn} drew in phase {phase}"
     if game.drawn is not None and game.going_out is not None:
