@@ -629,6 +629,8 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
         # a warm lamp of the line would make grey, was read a blue skip at 0.58)
         ink_conf = min(ink_conf, settings.sure * d2 / settings.ink_noise)
     wild = colour == BLACK
+    # every look of each face (one per colour it was learned in: a symbol printed in the card's colour looks
+    # otherwise in each), the best of them
     fits = _scores(deck, seen, [f for f in deck.faces if f.wild == wild and (wild or f.side == side)])
     if not fits:
         return Read("?", None, side, 0.0, unsure=True, quad=quad)
@@ -641,7 +643,11 @@ def classify(deck: Deck, seen: Features, quad: Quad | None, settings: WatchSetti
     symbol_conf = min(_half_at(s1, settings.symbol_sure), _half_at(lead, settings.symbol_gap))
     confidence = min(symbol_conf, ink_conf, 1.0 if exact else settings.sure * 0.98)
     shown = None if wild else colour
-    others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in fits[1:3]]
+    rivals: list[tuple[float, Face]] = []   # the next faces, each once (a face not seen in this colour: all its looks)
+    for s, f in fits[1:]:
+        if (f.name, f.side) != (best.name, best.side) and all((f.name, f.side) != (g.name, g.side) for _, g in rivals):
+            rivals.append((s, f))
+    others = [(f.name, shown, round(min(_half_at(s, settings.symbol_sure), ink_conf), 2)) for s, f in rivals[:2]]
     second = next((c for _, c, _ in inks[1:] if c != colour), None)
     if second is not None and second != BLACK and not best.wild:
         others.append((best.name, second, round(1.0 - ink_conf, 2)))
