@@ -15,9 +15,10 @@ import numpy as np
 from ..camera_words import CardStyle
 from ..editions import Edition
 from .card import LIGHT, POLARITIES, Features, features
+from .match import _apart
 from .synthetic import FaceSpec, Truth, faces_of, learning_set
 from .templates import BLACK, Deck, Face
-from .watcher import PileWatcher, _apart
+from .watcher import PileWatcher
 
 
 def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
@@ -47,7 +48,7 @@ def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
 def polarity(group: list[tuple[FaceSpec, str | None, Features]]) -> str:
     """The polarity (:data:`~shooter.vision.card.POLARITIES`) in which a group of faces told apart together
     differ most: each look's lead over the nearest look of another face, as a read is matched (either end up,
-    aligned, blurred; :meth:`~shooter.vision.watcher.classify`'s ``apart``), averaged over the group. A white
+    aligned, blurred; :func:`~shooter.vision.match.classify`'s ``apart``), averaged over the group. A white
     digit on the colour differs most in its whiter strokes, a white glyph outlined in black on a wild's four
     colours in its less white ones; the deck tells which, the recogniser assumes neither."""
     if len({spec.name for spec, _, _ in group}) < 2:
