@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shooter.editions import records
-from shooter.vision import card, watcher
+from shooter.vision import card, match, watcher
 from shooter.vision.learn import learn_sim
 from shooter.vision.synthetic import held_out_set
 
@@ -49,8 +49,8 @@ def _instrument() -> None:
     _noted(watcher, "still_outline", lambda out, a: f"still:{'y' if out is not None else 'n'}")
     _noted(card, "_possible_inks", lambda out, a: f"possible:{0 if out is None else len(out)}")
     _noted(watcher, "features", lambda out, a: "features")
-    _noted(watcher, "_scores", lambda out, a: f"scores:{len(a[2])}")
-    _noted(watcher, "_ink", lambda out, a: "ink")
+    _noted(match, "_scores", lambda out, a: f"scores:{len(a[2])}")
+    _noted(match, "_ink", lambda out, a: "ink")
 
 
 def main(argv: list[str]) -> int:
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
                 found = locate(*a, **k)
                 if found is not None:
                     w = watcher.PileWatcher(decks[key], (0, 0, view.shape[1], view.shape[0]))
-                    watcher.classify(decks[key], card.features(card.rectify(view, found[0])), found[0], w.settings,
+                    match.classify(decks[key], card.features(card.rectify(view, found[0])), found[0], w.settings,
                                      exact=found[1])
                 profiler.disable()
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(40)

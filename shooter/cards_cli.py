@@ -200,7 +200,7 @@ def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir:
         missed, learned_from = [], f" from {used} photo{'s' if used != 1 else ''}"
     elif args.sim:
         from .vision.learn import learn_sim
-        deck, missed = learn_sim(record, args.seed)
+        deck, missed = learn_sim(record, args.seed, every_colour=True)
     else:
         from .vision.live import learn_live
         if config.camera is None:
@@ -212,7 +212,7 @@ def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir:
         except KeyboardInterrupt:
             print("\nuno-shooter: interrupted; nothing was saved", file=sys.stderr)
             return 130
-    shown = f"{len(deck.faces)} faces of {record.title} learned{learned_from}"
+    shown = f"{deck.face_count()} faces of {record.title} learned{learned_from}"
     if missed:
         print(f"uno-shooter: {shown}; not seen: {', '.join(f.name for f in missed)}", file=sys.stderr)
     if state_dir is None:

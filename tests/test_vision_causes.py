@@ -210,8 +210,8 @@ def test_how_unlike_two_faces_are_does_not_depend_on_which_end_up_each_was_learn
     # learned opposite ends up: 1.23 apart (capped at 0.3), while a perfect 0 leads the 8 by 0.09, so right
     # reads of either were unsure. The same deck with its 8 learned the other end up must say the same.
     from shooter.vision.card import turned
+    from shooter.vision.match import _apart
     from shooter.vision.templates import Deck
-    from shooter.vision.watcher import _apart
     deck = learned_from_renders(CLASSIC)
     zero, eight = (next(f for f in deck.faces if f.name == n) for n in ("0", "8"))
     other_end = replace(eight, symbol=turned(eight.symbol))

@@ -61,27 +61,46 @@ def test_a_printed_cameras_frames_are_jpeg_and_its_tables_wood_felt_or_cloth():
 
 @pytest.fixture(scope="module")
 def printed_deck():
-    return learn_sim(lookup("extreme", "2016"), 1, style="printed")
+    return learn_sim(lookup("extreme", "2016"), 1, style="printed", every_colour=True)
 
 
 def test_a_deck_printed_like_the_cards_is_learned_whole_and_read_right():
     # Extreme 2010's held-out seed 1001, 40 cards: four scenes, the last on a striped cloth whose edges flicker
-    # through the sensor's noise and the JPEG (taken for motion, none of its ten cards was ever read)
+    # through the sensor's noise and the JPEG (taken for motion, none of its ten cards was ever read). The goals,
+    # at least 99.5 % correct and at most 0.1 % wrong, on 40 cards are all 40 right (a blue 2 was asked, 0.26,
+    # while each face was learned in one colour only)
     record = lookup("extreme", "2010")
-    deck, missed = learn_sim(record, 1, style="printed")
+    deck, missed = learn_sim(record, 1, style="printed", every_colour=True)
     assert missed == []
     tally = held_out(record, deck, 1001, 40, Timing(), style="printed")
-    assert tally.cards == 40 and tally.wrong == 0 and tally.missed == 0 and tally.correct >= 38, tally.figures()
+    assert tally.cards == 40 and tally.correct == 40, tally.figures()
+
+
+def test_a_digit_printed_in_yellow_is_matched_against_a_look_learned_in_yellow():
+    # a digit in the card's own colour on the white ellipse looks otherwise in each colour: a yellow one is faint
+    # (a phone's JPEG keeps its colour at half the resolution), a blue one bold. Learned in one colour a face (the
+    # recogniser before), Attack 1998's held-out seed 1001 asked two of its first 40 cards, a yellow 5 (0.06) and
+    # a yellow 4 (0.36): matched against a 3 and a 6 learned in bolder colours. Each face learned in each of its
+    # colours, a read matched against every look of each face, all 40 are read right
+    record = lookup("attack", "1998")
+    deck, _ = learn_sim(record, 1, style="printed", every_colour=True)
+    five = next(f for f in faces_of(record) if f.name == "5")
+    assert {f.colour for f in deck.faces if f.name == "5"} == set(five.colours)   # a look in each of its colours
+    tally = held_out(record, deck, 1001, 40, Timing(), style="printed")
+    assert tally.cards == 40 and tally.correct == 40, tally.figures()
 
 
 def test_the_symbols_polarity_is_learned_and_kept_in_the_templates(printed_deck):
     deck, _ = printed_deck
     assert {f.polarity for f in deck.faces} <= set(POLARITIES)
     back = from_json(to_json(Templates({"extreme-2016": deck}))).deck("extreme-2016")
-    assert [(f.name, f.polarity) for f in back.faces] == [(f.name, f.polarity) for f in deck.faces]
+    assert [(f.name, f.polarity, f.colour) for f in back.faces] == [(f.name, f.polarity, f.colour) for f in deck.faces]
+    assert {f.colour for f in deck.faces if not f.wild} == {"red", "yellow", "green", "blue"}   # a look per colour
     data = to_json(Templates({"extreme-2016": deck}))
     del data["decks"]["extreme-2016"]["faces"][0]["polarity"]   # a file from before polarities: light
+    del data["decks"]["extreme-2016"]["faces"][0]["colour"]     # ... and before looks per colour: none
     assert from_json(data).deck("extreme-2016").faces[0].polarity == LIGHT
+    assert from_json(data).deck("extreme-2016").faces[0].colour is None
     data["decks"]["extreme-2016"]["faces"][0]["polarity"] = "sideways"
     with pytest.raises(StateFileError, match=r"face 0: polarity must be one of light, dark, not 'sideways'"):
         from_json(data)

@@ -6,7 +6,8 @@ The API (docs/vision.md):
   settings)`` for ``--sim``; :func:`camera_from_config` picks one from ``[camera]``; each has ``capture()``.
 - :class:`PileWatcher` ``(deck, region, settings)``: ``feed(frame, now) -> Read | None``, a :class:`Read` on the
   frame in which a new card settled; pure (no thread, no clock of its own: ``now`` is passed in), its thresholds
-  the fields of :class:`WatchSettings`. :func:`read_still` reads the top card of one photo.
+  the fields of :class:`WatchSettings` (:mod:`shooter.vision.settings`); what it straightened is matched to the
+  deck by :func:`classify` (:mod:`shooter.vision.match`). :func:`read_still` reads the top card of one photo.
 - learning: :func:`learn` (features of each face shown -> a :class:`Deck`), :func:`learn_sim` (from the rendered
   learning set); the templates file: :func:`load_templates` / :func:`save_templates` (``card-templates.json`` in
   the state directory, through ``Store.load_or_set_aside``), :class:`Templates` ``.deck(edition_key)``.
@@ -24,9 +25,11 @@ from ..reads import Read
 from .card import Features, features
 from .learn import learn, learn_sim
 from .live import camera_from_config, region_of
+from .match import classify
+from .settings import WatchSettings
 from .synthetic import FaceSpec, Shot, Truth, faces_of, held_out_set, learning_set
 from .templates import Deck, Face, Templates, load as load_templates, save as save_templates
-from .watcher import PileWatcher, WatchSettings, classify, read_still
+from .watcher import PileWatcher, read_still
 
 __all__ = ["Deck", "Face", "FaceSpec", "Features", "PileWatcher", "Read", "Shot", "Templates", "Truth",
            "WatchSettings", "camera_from_config", "classify", "faces_of", "features", "held_out_set", "learn",

@@ -170,11 +170,12 @@ def bench(records: Iterable[Edition], seed: int, cards: int, asked: int | None =
     total, timing, waits = Tally(), Timing(), Latency()
     editions: dict[str, Any] = {}
     for record in records:
-        deck, missed = learn_sim(record, seed, style=style)
+        deck, missed = learn_sim(record, seed, style=style, every_colour=True)
         tally = held_out(record, deck, held, cards, timing, fixed=None if exposure == Exposure.SET else 1.0,
                          style=style)
         waited = latency(record, deck, held, latency_cards, style) if latency_cards > 0 else Latency()
-        editions[record.key] = {**tally.figures(), "faces_learned": len(deck.faces), "faces_not_learned":
+        editions[record.key] = {**tally.figures(), "faces_learned": deck.face_count(),
+                                "looks_learned": len(deck.faces), "faces_not_learned":
                                 [f.name for f in missed], "latency": waited.figures()}
         total.add(tally)
         waits.add(waited)

@@ -335,7 +335,9 @@ def symbol_maps(middle: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32
     way. Each blurred to one sharpness whatever the camera's focus and distance."""
     up = cv2.morphologyEx(middle, cv2.MORPH_TOPHAT, STROKES)
     down = cv2.morphologyEx(middle, cv2.MORPH_BLACKHAT, STROKES)
-    return tuple(np.asarray(cv2.GaussianBlur(np.clip((m - 0.12) / 0.3, 0.0, 1.0), (0, 0), SYMBOL_BLUR), np.float32)
+    # the strokes' whiteness as it is (0..1), not stretched: stretched (0.12 to 0.42 made 0 to 1) a small blurred
+    # digit's strokes and the gaps between them were clipped to one blob (a printed 3 and 5 then alike)
+    return tuple(np.asarray(cv2.GaussianBlur(np.clip(m, 0.0, 1.0), (0, 0), SYMBOL_BLUR), np.float32)
                  for m in (up, down))  # type: ignore[return-value]
 
 

@@ -32,9 +32,10 @@ from ..reads import Read
 from .bench import Tally, Timing
 from .card import features
 from .learn import learn
+from .match import classify
 from .synthetic import FaceSpec, Truth, faces_of
 from .templates import Deck
-from .watcher import Frame, StillCard, classify, still_card
+from .watcher import Frame, StillCard, still_card
 
 SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
 MAX_BYTES = 64 * 1024 * 1024      # a phone's photo is a few MB; a larger file is no photo of a card

@@ -145,15 +145,18 @@ def _sides(record: Edition) -> list[str | None]:
 
 
 def learning_set(record: Edition, seed: int, only: Sequence[FaceSpec] | None = None,
-                 style: str = CardStyle.PLAIN) -> Iterator[Shot]:
+                 style: str = CardStyle.PLAIN, every_colour: bool = False) -> Iterator[Shot]:
     """Each face of the edition (or of ``only``) put on the pile once, side by side (coloured faces in turn
-    through the side's colours), under the learning's conditions, printed in ``style``."""
+    through the side's colours), under the learning's conditions, printed in ``style``; ``every_colour``: each
+    coloured face once in each of its colours (a symbol printed in the card's own colour looks otherwise in each:
+    a yellow digit on a white ellipse is faint, a blue one bold)."""
     rng = random.Random(seed)
     faces = faces_of(record) if only is None else list(only)
     looks = looks_of(faces_of(record))
     for side in _sides(record):
-        drops = [(f, f.colours[i % len(f.colours)] if f.colours else None)
-                 for i, f in enumerate(f for f in faces if f.side == side)]
+        mine = [f for f in faces if f.side == side]
+        drops = [(f, c) for f in mine for c in (f.colours or (None,))] if every_colour else \
+            [(f, f.colours[i % len(f.colours)] if f.colours else None) for i, f in enumerate(mine)]
         if drops:
             yield from _render(drops, LEARNING, rng, side, per_scene=len(drops), style=style, looks=looks)
 

@@ -8,7 +8,7 @@ one loader, ``Store.load_or_set_aside``, so a bad file is set aside with one lin
 
     {"format": "uno-shooter/card-templates", "version": 1,
      "decks": {"extreme-2016": {"faces": [{"name": "7", "side": null, "wild": false, "polarity": "light",
-                                           "symbol": "<base64 of the map as bytes 0..255>"}, ...],
+                                           "colour": "red", "symbol": "<base64 of the map as bytes 0..255>"}, ...],
                                 "inks": {"": {"red": [b, g, r], ..., "": [b, g, r]}}}}}
 """
 
@@ -44,6 +44,9 @@ class Face:
     wild: bool
     symbol: Symbol = field(compare=False, repr=False)
     polarity: str = LIGHT   # the map its symbol is matched on (card.POLARITIES; learned: shooter.vision.learn)
+    # the colour this look of the face was learned in (None: a wild, or not known): a face seen in several colours
+    # keeps a look of each, and a read is matched against every look (shooter.vision.learn)
+    colour: str | None = None
 
 
 @dataclass
@@ -52,6 +55,10 @@ class Deck:
 
     faces: list[Face] = field(default_factory=list)
     inks: dict[str, dict[str, tuple[float, float, float]]] = field(default_factory=dict)
+
+    def face_count(self) -> int:
+        """How many faces were learned (a face learned in several colours has a look of each in ``faces``)."""
+        return len({(f.name, f.side) for f in self.faces})
 
     def colours(self, side: str | None) -> dict[str, tuple[float, float, float]]:
         return self.inks.get(side or "", {})
@@ -88,7 +95,7 @@ def _symbol_of(text: object, where: str) -> Symbol:
 def to_json(templates: Templates) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION,
             "decks": {key: {"faces": [{"name": f.name, "side": f.side, "wild": f.wild, "polarity": f.polarity,
-                                       "symbol": _symbol_bytes(f.symbol)} for f in deck.faces],
+                                       "colour": f.colour, "symbol": _symbol_bytes(f.symbol)} for f in deck.faces],
                             "inks": {side: {c: list(v) for c, v in inks.items()} for side, inks in deck.inks.items()}}
                       for key, deck in templates.decks.items()}}
 
@@ -116,7 +123,10 @@ def from_json(data: dict[str, Any]) -> Templates:
             polarity = f.get("polarity", LIGHT)   # (a file from before polarities were learned: light)
             if polarity not in POLARITIES:
                 raise StateFileError(f"{where}: polarity must be one of {', '.join(POLARITIES)}, not {polarity!r}")
-            faces.append(Face(f["name"], f["side"], f["wild"], _symbol_of(f.get("symbol"), where), polarity))
+            colour = f.get("colour")   # (a file from before looks were kept per colour: none)
+            if not (colour is None or isinstance(colour, str)):
+                raise StateFileError(f"{where}: colour must be a colour's name or null")
+            faces.append(Face(f["name"], f["side"], f["wild"], _symbol_of(f.get("symbol"), where), polarity, colour))
         inks: dict[str, dict[str, tuple[float, float, float]]] = {}
         for side, colours in deck["inks"].items():
             if not isinstance(colours, dict):
