@@ -63,10 +63,11 @@ _LEARNED: dict[str, Deck] = {}   # by edition key: the simulated owner learns ea
 
 
 def learned_from_renders(record: Edition) -> Deck:
-    """The deck learned from rendered cards, as ``cards learn --sim`` learns it (once per edition a run)."""
+    """The deck learned from rendered cards, as ``cards learn --sim`` learns it and ``cards bench`` measures it:
+    each coloured face in each of its colours (once per edition a run)."""
     if record.key not in _LEARNED:
         from .vision import learn_sim
-        _LEARNED[record.key], _ = learn_sim(record, LEARN_SEED)
+        _LEARNED[record.key], _ = learn_sim(record, LEARN_SEED, every_colour=True)
     return _LEARNED[record.key]
 
 

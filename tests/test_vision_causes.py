@@ -214,10 +214,14 @@ def test_how_unlike_two_faces_are_does_not_depend_on_which_end_up_each_was_learn
     from shooter.vision.templates import Deck
     deck = learned_from_renders(CLASSIC)
     zero, eight = (next(f for f in deck.faces if f.name == n) for n in ("0", "8"))
-    other_end = replace(eight, symbol=turned(eight.symbol))
-    flipped = Deck([other_end if f is eight else f for f in deck.faces], deck.inks)
+    # every look of the 8 (a coloured face is learned in each of its colours) the other end up
+    turned_faces = [replace(f, symbol=turned(f.symbol)) if f.name == "8" else f for f in deck.faces]
+    other_end = turned_faces[deck.faces.index(eight)]
+    flipped = Deck(turned_faces, deck.inks)
     as_learned, other_way = _apart(deck, zero, eight), _apart(flipped, zero, other_end)
-    assert abs(as_learned - other_way) < 0.02, (as_learned, other_way)
+    # (within 0.03: turning the 8's looks moves the deck's mean symbol, which every match is taken without; the
+    # defect this guards put the two 0.2 apart)
+    assert abs(as_learned - other_way) < 0.03, (as_learned, other_way)
     assert as_learned < 0.2, f"a 0 and an 8 are alike: {as_learned:.3f} apart"
 
 
