@@ -386,12 +386,13 @@ def _round_over(rig: Rig, rng: random.Random, tally: Tally) -> None:
     for card in ("5", "7", "wild", "reverse", "skip"):
         if rig.send(f"play {card} seat={seat} last").get("ok"):
             break
-    probe_all(rig, rng, tally)
+    # the hands a deck cannot hold first, while the round is surely being scored (probe_all's lines may take it on)
     digit = max(rig.record.side(game.get("side")).digits, default=9)   # more of it than the deck holds
     other = _other(game, int(seat))
     probe_lines(rig, tally, [f"hand seat={other} cards=number",
                              f"hand seat={other} cards={','.join([str(digit)] * 20)}",
                              f"hand seat={other} cards={','.join([str(digit)] * (rig.record.deck_size + 1))}"])
+    probe_all(rig, rng, tally)
     for other in range(1, 11):
         rig.send(f"score seat={other} points=400")
     probe_all(rig, rng, tally)
@@ -550,7 +551,7 @@ def _colour_search(rig: Rig, rng: random.Random, tally: Tally) -> None:
     light = [name for name in rig.record.side("light").cards if name not in rig.record.side("dark").cards]
     probe_lines(rig, tally, [f"colour-found seat={seat}", "colour-found", f"play {light[0]} seat={victim}"])
     for _ in range(2):   # the draw's first card, then its second: each probed while it is shot
-        if rig.send_now("press", IN_PROCESS).get("ok") and rig.controller.table.shooting:
+        if rig.send_now("press", IN_PROCESS).get("ok") and rig.controller.table.shot is not None:
             probe_lines(rig, tally, ["colour-found", f"colour-found seat={seat}"], settle=False)
         rig.settle()
     probe_lines(rig, tally, [f"colour-found seat={seat}", f"challenge seat={victim} result=upheld"])
@@ -598,6 +599,9 @@ def _extreme_play(rig: Rig, rng: random.Random, tally: Tally) -> None:
     for card in _up_cards(rig, "swap") + _up_cards(rig, "targeted-draw"):
         probe_lines(rig, tally, [f"play {card} seat={seat} target={seat}", f"play {card} seat={seat}",
                                  f"play {card} seat={seat} target={_other(game, seat)} last"])
+    if rig.record.hand_counts:   # AT-HANDS: a Discard All of more cards than the hand holds besides
+        rig.send(f"set seat={seat} hand=3")
+        probe_lines(rig, tally, [f"play {card} seat={seat} discarded=5" for card in _up_cards(rig, "discard-all")])
     if rig.send(f"play hit2 seat={seat}").get("ok"):   # the next seat owes its presses
         probe_lines(rig, tally, ["play 5", f"uno seat={seat}"])
 

@@ -325,8 +325,9 @@ class TurnRules(TableBase):
         self._announce_turn()
 
     def _credit(self, g: GameState, seat: int, cards: int) -> None:
-        # AT-HANDS: + the cards a press shot to the seat (T-STUCK: stuck ones too). A count it would take past what
-        # the deck holds is one the table cannot trust: not known (never a refused press: its cards are out).
+        # AT-HANDS: + the cards a press shot to the seat (stuck ones too: whatever comes out is the press's). A
+        # count it would take past what the deck holds is one the table cannot trust: not known (never a refused
+        # press: its cards are out).
         hands = g.hands
         assert hands is not None, "cards credited to a game that keeps no hand counts"
         held = hands.get(seat)
