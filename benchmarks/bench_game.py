@@ -77,8 +77,8 @@ def table_seed(seed: int) -> random.Random:
 
 def compile_table_lines(lines: Sequence[str]) -> list[TableCall]:
     """(table call, args, kwargs) for every line that is a game command; the rest is not table work."""
-    from shooter.commands import COMMANDS
-    from shooter.dispatch import find
+    from shooter.commands.dispatch import find
+    from shooter.commands.table import COMMANDS
     calls: list[TableCall] = []
     for raw in lines:
         line = parse(raw)

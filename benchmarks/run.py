@@ -98,8 +98,8 @@ GOALS: dict[str, tuple[str, Callable[[float], bool] | None]] = {
 def bot_games(rounds: int, games: int) -> Figures:
     """ms per bot game (sim.bots through the console protocol), against the same games' accepted
     game commands on the table's rules alone (same seeds: checked to end in the same game)."""
+    from shooter.bots.simulate import play_games
     from shooter.controller import Controller
-    from shooter.simulate import play_games
     seeds = list(range(1, games + 1))
     recorded: dict[int, list[str]] = {}
     finals: dict[int, Figures] = {}

@@ -19,8 +19,8 @@ from typing import Any
 
 import cv2
 
+from shooter.camera.reads import Read
 from shooter.editions import records
-from shooter.reads import Read
 from shooter.vision import synthetic
 from shooter.vision.bench import Tally, Timing, held_out
 from shooter.vision.learn import learn_sim

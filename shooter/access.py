@@ -34,7 +34,7 @@ class Link(StrEnum):
     SERIAL = "serial"     # Bluetooth, the USB gadget, the UART
     TCP = "tcp"           # on loopback only: someone logged in on the Pi
     PROCESS = "process"   # code in the controller's own process (the simulator, the benchmarks, tests)
-    CAMERA = "camera"     # the camera over the discard pile (shooter.pile_reports): it plays what it saw
+    CAMERA = "camera"     # the camera over the discard pile (shooter.camera.pile_reports): it plays what it saw
     WEB = "web"           # a WebSocket: anyone who can reach the page
 
 

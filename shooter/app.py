@@ -19,20 +19,20 @@ from typing import TYPE_CHECKING
 from hal import Hardware, MonotonicClock, VirtualClock
 
 from .bringup.calibration import Calibration
-from .commands import COMMANDS
+from .camera.pile_reports import PileSettings, Report
+from .commands.table import COMMANDS
 from .config import Config
 from .controller import BringupFacts, Controller, Saving, Turntable
 from .loop import ControlLoop
 from .persist import Store
-from .pile_reports import PileSettings, Report
 from .scheduler import PROFILES, Scheduler, profile_from_config
 from .seat_names import SavedNames
 from .table import RuleOptions, Table
 from .tap_ids import TapIds
 
 if TYPE_CHECKING:
+    from .camera.pile_camera import PileCamera
     from .config import CameraConfig
-    from .pile_camera import PileCamera
 
 
 class App:
@@ -101,7 +101,7 @@ class App:
             from hal.camera import Camera
             from hal.errors import HalError
 
-            from .pile_camera import Decks, PileCamera, WorldCamera
+            from .camera.pile_camera import Decks, PileCamera, WorldCamera
             from .vision import PileWatcher, camera_from_config, region_of
         except ImportError as exc:   # no vision extra: OpenCV or numpy missing
             self._no_camera(f"needs the vision extra (pip install '.[vision]'): {exc}")

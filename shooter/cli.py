@@ -90,7 +90,7 @@ def _check_config_parser(sub: Subparsers) -> None:
 
 
 def _simulate_parser(sub: Subparsers) -> None:
-    from .simulate_cli import add_parser
+    from .bots.cli import add_parser
     add_parser(sub)
 
 
@@ -101,7 +101,7 @@ def _bringup_parsers(sub: Subparsers) -> None:
 
 
 def _cards_parser(sub: Subparsers) -> None:
-    from .cards_cli import add_parser
+    from .camera.cards_cli import add_parser
     add_parser(sub)
 
 
@@ -191,11 +191,11 @@ def _main(argv: list[str] | None, started: Callable[[], None]) -> int:
             print(table_diagram())
         return 0
     if args.command == "cards":
-        from .cards_cli import run as cards
+        from .camera.cards_cli import run as cards
         return cards(args)
     from .config import load_config
     if args.command == "simulate":
-        from .simulate_cli import run as simulate
+        from .bots.cli import run as simulate
         return simulate(args)
     if args.command in ("selftest", "calibrate"):
         from .bringup.cli import run as bringup

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hal import BeeperSettings, HardwareSettings, InputSettings, InvalidValueError, MotorSettings, PinMap, ServoSettings
 
-from .camera_words import SIM_SCENES, SimScene
+from .camera.words import SIM_SCENES, SimScene
 from .errors import ConfigError
 from .files import NotAFile, read_regular
 from .launcher import LauncherSettings
@@ -96,7 +96,7 @@ class CameraConfig:
     resolution: tuple[int, int] = (640, 480)
     pile: tuple[int, int, int, int] | None = None
     report: str = "off"
-    threshold: float = 0.9   # how sure a read must be to be played in auto (shooter.pile_reports.PileSettings)
+    threshold: float = 0.9   # how sure a read must be to be played in auto (shooter.camera.pile_reports.PileSettings)
 
 
 def _camera(data: object) -> CameraConfig | None:

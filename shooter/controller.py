@@ -5,12 +5,12 @@ Every console line ends up in :meth:`Controller.handle_line`, which answers with
 exactly one reply and then the events the command caused (in that order). Events
 that happen later (a burst ending, the lid opening) go to every console at once.
 
-The commands are a table of callables (:data:`shooter.commands.COMMANDS`), given at
-construction; each runs on the part of the controller it needs (:class:`~shooter.dispatch.Handler`):
-the table's commands on the :class:`~shooter.game_commands.Desk` (which announces, saves and re-aims;
+The commands are a table of callables (:data:`shooter.commands.table.COMMANDS`), given at
+construction; each runs on the part of the controller it needs (:class:`~shooter.commands.dispatch.Handler`):
+the table's commands on the :class:`~shooter.commands.game.Desk` (which announces, saves and re-aims;
 its :class:`~shooter.dealer.Dealer` is the counting dealer), the simulator's on
-:class:`~shooter.sim_commands.SimulatedHardware`, bring-up on :class:`~shooter.bringup.commands.Bringup`,
-the web console's on :class:`~shooter.pairing_commands.Web`, and help, version, status, aim, magazine and
+:class:`~shooter.commands.simulator.SimulatedHardware`, bring-up on :class:`~shooter.bringup.commands.Bringup`,
+the web console's on :class:`~shooter.commands.pairing.Web`, and help, version, status, aim, magazine and
 press on the controller itself. The controller is built whole, in one step, from what the composition root
 (:mod:`shooter.app`) read. Dependencies point one way: the controller drives the launcher, and the launcher
 never calls the controller. It asks :class:`~shooter.seats.Seats` how many seats there are and where, emits
@@ -29,18 +29,18 @@ from hal import HardwareParts
 from . import __version__, beeps
 from .access import IN_PROCESS, Caller
 from .bringup.commands import Bringup
-from .dispatch import CommandTable, Reply, run
+from .camera.pile_reports import PileReports, PileSettings
+from .commands.dispatch import CommandTable, Reply, run
+from .commands.game import Desk
+from .commands.pairing import Web, arm_pair_hold, pair_press, web_status
+from .commands.simulator import SimulatedHardware
 from .errors import BadArgument, Busy, CommandError, Internal, command_error
 from .events import Broadcast, Sink, stamp
-from .game_commands import Desk
 from .launcher import Launcher, LauncherSettings, Shot
 from .loop import ControlLoop
-from .pairing_commands import Web, arm_pair_hold, pair_press, web_status
-from .pile_reports import PileReports, PileSettings
 from .protocol import PROTOCOL_VERSION, error_reply, parse, reply, reply_name
 from .scheduler import Scheduler
 from .seats import SeatAngles, Seats, spread_between
-from .sim_commands import SimulatedHardware
 from .table import RuleOptions, Table
 from .tap_ids import TapIds
 from .vocabulary import EventName, FaultReason, Lid, Reason
@@ -273,7 +273,7 @@ class Controller:
     def button_pressed(self) -> None:
         """The physical button (debounced, on the loop). With no game running, while a browser asks to pair,
         the press pairs it and does nothing else; during a game every press is served at once, and only
-        then may a hold with the lid open (a press refused, nothing shot) pair (:mod:`shooter.pairing_commands`)."""
+        then may a hold with the lid open (a press refused, nothing shot) pair (:mod:`shooter.commands.pairing`)."""
         if self.web.pairing is not None and pair_press(self.web):  # (no web console: not even the call)
             return
         try:

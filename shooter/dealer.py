@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import beeps
-from .dispatch import Reply
+from .commands.dispatch import Reply
 from .errors import CommandError, ErrorCode, ShooterError, command_error
 from .events import Event
 from .launcher import Launcher, Shot
@@ -24,7 +24,7 @@ from .vocabulary import EventName
 if TYPE_CHECKING:
     from hal.interfaces import Beeper
 
-    from .sim_commands import SimulatedHardware
+    from .commands.simulator import SimulatedHardware
 
 
 class Dealer:

@@ -60,7 +60,7 @@ class EventName(Word):
     SIDE = "side"
     HANDS = "hands"
     UNCOUNTED = "uncounted"
-    # the camera over the discard pile's (shooter.pile_reports)
+    # the camera over the discard pile's (shooter.camera.pile_reports)
     CAMERA = "camera"
     SEEN = "seen"
     SEEN_CLOSED = "seen-closed"

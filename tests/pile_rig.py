@@ -1,6 +1,6 @@
-"""A simulated shooter whose camera reports the discard pile, for the tests of shooter.pile_reports.
+"""A simulated shooter whose camera reports the discard pile, for the tests of shooter.camera.pile_reports.
 
-Reads are given as data (:class:`shooter.reads.Read`): no camera, no recogniser. :func:`top_card_reader` is a
+Reads are given as data (:class:`shooter.camera.reads.Read`): no camera, no recogniser. :func:`top_card_reader` is a
 TEST SEAM ONLY: it reads ``world.pile``'s top card exactly as it lies, standing in for the real path (camera
 frames -> ``shooter.vision``'s recogniser -> reads), which the glue step wires with the frame pump.
 """
@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from shooter.app import App
+from shooter.camera.pile_reports import PileSettings, Report
+from shooter.camera.reads import Read
 from shooter.config import parse_config
-from shooter.pile_reports import PileSettings, Report
-from shooter.reads import Read
 
 
 class PileRig:

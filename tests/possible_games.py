@@ -4,7 +4,7 @@ tests/test_possible_games.py and the fault suite's tests/test_faults_possible.py
 * :func:`saves`: ``game.json`` contents as controllers wrote them: the files of tests/saved_games (written by
   earlier code) and, for every registered edition record (one registered later too), the table as the
   controller saves it at points all through a bot game of that edition (``uno-shooter simulate``'s bots, whose
-  every line is also checked by the validator: shooter/simulate_checks.py).
+  every line is also checked by the validator: shooter/bots/checks.py).
 * :func:`mutant`: one of them changed as a bad card, a bad editor or a bad migration might: a field set to
   another value of its type (another word of the protocol, another count), a list item dropped or doubled, the
   counts bumped, the phase swapped.
@@ -23,19 +23,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from shooter import simulate, simulate_exact
-from shooter.editions.records import (
-    COLOURS,
-    EDITIONS,
-    SCORINGS,
-    SIDES,
-    START_RULES,
-    VARIANTS,
-    Edition,
-    records,
-)
+from shooter.bots import simulate, simulate_exact
+from shooter.bots.simulate import play_games
+from shooter.editions.records import COLOURS, EDITIONS, SCORINGS, SIDES, START_RULES, VARIANTS, Edition, records
 from shooter.errors import CommandError
-from shooter.simulate import play_games
 from shooter.table import Table
 from shooter.table.possible import table_impossible
 from shooter.table.state import DEALER_REASONS

@@ -6,7 +6,7 @@ the servo, the scheduler's pattern and rng), the owed queue (in the table's save
 (every field of each, and the last card said), the camera's counts, the simulated world (magazine, pile, lid), the
 pairing (requests, tokens, the next ids), the seat names, and the bytes of every file in the state directory.
 
-The lines are built from the command table itself (:data:`shooter.commands.COMMANDS`): each command's words, its
+The lines are built from the command table itself (:data:`shooter.commands.table.COMMANDS`): each command's words, its
 options with values likely to be refused (and some that are fine), its positional card, its flags; so a command
 added to the table is driven here without a word of this file changing.
 
@@ -26,13 +26,13 @@ from typing import Any
 
 from shooter.access import IN_PROCESS, Caller, Link
 from shooter.app import App
-from shooter.commands import COMMANDS
+from shooter.camera.pile_reports import CAMERA, PileSettings, Report
+from shooter.camera.reads import Read
+from shooter.commands.table import COMMANDS
 from shooter.config import parse_config
 from shooter.editions.records import COLOURS, Edition, records
 from shooter.i18n import detail_key
-from shooter.pile_reports import CAMERA, PileSettings, Report
 from shooter.protocol import MAX_LINE_BYTES, Spec
-from shooter.reads import Read
 
 # every edition of the registry: (variant, edition=) as `game new` takes them
 SETUPS: tuple[Edition, ...] = tuple(records())

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shooter.access import IN_PROCESS, OWN_LINKS, Access, Caller, Link, may
 from shooter.app import App
-from shooter.commands import COMMANDS
+from shooter.commands.dispatch import CommandTable, Handler
+from shooter.commands.table import COMMANDS
 from shooter.config import parse_config
 from shooter.consoles import SerialConsole, StdioConsole, TcpConsole
-from shooter.dispatch import CommandTable, Handler
 from shooter.errors import CommandError
 from shooter.protocol import Spec
 from shooter.web.pairing import Pairing

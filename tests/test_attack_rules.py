@@ -217,7 +217,7 @@ def test_a_round_of_attack_through_the_console():
 
 
 def test_twenty_games_of_attack_by_bots_end_in_step():
-    from shooter.simulate import play_games
+    from shooter.bots.simulate import play_games
     for edition in ("1998", "106"):
         results = play_games(10, variant="attack", edition=edition, players=3, seed=1)
         assert all(max(r.totals.values()) >= 500 for r in results)

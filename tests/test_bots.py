@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from shooter.bots.simulate import deck_counts, play_games
 from shooter.editions.records import lookup
-from shooter.simulate import deck_counts, play_games
 from sim import make_deck
 from sim.bots import BotError
 

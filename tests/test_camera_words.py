@@ -1,4 +1,4 @@
-"""The camera's words are defined once (shooter/camera_words.py): ``[sim] scene``'s names are the ones the config
+"""The camera's words are defined once (shooter/camera/words.py): ``[sim] scene``'s names are the ones the config
 takes and the simulated camera knows, ``cards bench --exposure``'s the ones the CLI offers and the bench takes."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import argparse
 
 import pytest
 
-from shooter import cards_cli
-from shooter.camera_words import EXPOSURES, SIM_SCENES, Exposure, SimScene
+from shooter.camera import cards_cli
+from shooter.camera.words import EXPOSURES, SIM_SCENES, Exposure, SimScene
 from shooter.config import parse_config
 from shooter.errors import ConfigError
 

@@ -16,8 +16,8 @@ import pytest
 np = pytest.importorskip("numpy", reason="the vision extra is not installed (pip install '.[vision]')")
 cv2 = pytest.importorskip("cv2", reason="the vision extra is not installed (pip install '.[vision]')")
 
+from shooter.camera.reads import Read  # noqa: E402
 from shooter.editions import lookup  # noqa: E402
-from shooter.reads import Read  # noqa: E402
 from shooter.vision import save_templates  # noqa: E402
 from shooter.vision.phone import write_learning  # noqa: E402
 from shooter.vision.photos import PhotoRead, learn_photos, name_photo  # noqa: E402

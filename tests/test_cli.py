@@ -152,7 +152,7 @@ def test_simulate_refuses_bad_numbers_and_scorings_in_one_line_not_a_traceback()
 def test_a_cli_number_is_checked_as_a_console_line_number_is(text, words):
     import argparse
 
-    from shooter.simulate_cli import whole as _whole
+    from shooter.bots.cli import whole as _whole
     with pytest.raises(argparse.ArgumentTypeError, match=words):
         _whole(1, 9)(text)
     assert _whole(1, 9)(" 9 ") == 9

@@ -9,10 +9,10 @@ import inspect
 import pytest
 
 from shooter.app import App
-from shooter.commands import COMMANDS
+from shooter.commands.dispatch import Handler
+from shooter.commands.table import COMMANDS
 from shooter.config import parse_config
 from shooter.controller import Controller
-from shooter.dispatch import Handler
 from shooter.seats import Seats, spread_angles
 from shooter.table import Table
 
@@ -52,7 +52,7 @@ def test_a_line_finds_its_longest_command_among_those_of_its_first_word():
     """dispatch.find looks a line up in the table's index by first word: every command is found by its own
     words (``seen last`` and not ``seen``, which comes before it), a family's first word with no command of it is
     its family's usage, and a word no command starts with is unknown."""
-    from shooter.dispatch import CommandTable, find
+    from shooter.commands.dispatch import CommandTable, find
     from shooter.errors import BadArgument, UnknownCommand
     from shooter.protocol import parse
 

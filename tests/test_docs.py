@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from shooter import beeps
-from shooter.commands import COMMANDS
+from shooter.commands.table import COMMANDS
 
 ROOT = Path(__file__).parent.parent
 PROTOCOL = (ROOT / "docs" / "protocol.md").read_text()

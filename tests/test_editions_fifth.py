@@ -76,7 +76,7 @@ def test_the_fifth_edition_void_first_card_is_its_record():
 
 
 def test_a_whole_game_of_the_fifth_edition_played_by_bots_through_the_console():
-    from shooter.simulate_exact import play_exact_games
+    from shooter.bots.simulate_exact import play_exact_games
     (game,) = play_exact_games(1, variant="duo", players=3, seed=3, limit=60)
     assert game.winner in (1, 2, 3) and max(game.totals.values()) >= 60 and game.rounds >= 1
     assert game.stats["plays"] > 0 and game.stats["rounds"] == game.rounds
@@ -157,7 +157,7 @@ def test_the_extreme_familys_new_edition_is_a_record_not_a_fallback(house):
 
 
 def test_a_whole_extreme_1999_game_through_the_console_scored_and_resumed():
-    from shooter.simulate import play_games
+    from shooter.bots.simulate import play_games
     (game,) = play_games(1, players=3, seed=2, limit=200, edition="1999")
     assert game.winner in (1, 2, 3) and max(game.totals.values()) >= 200
     replies = [o for o in run_console(["game new players=3 dealer=1 edition=1999", "round start first=hit4",

@@ -1,4 +1,4 @@
-"""Bots playing whole games of the exact variants with real cards (sim/exact_bots.py, shooter/simulate_exact.py).
+"""Bots playing whole games of the exact variants with real cards (sim/exact_bots.py, shooter/bots/simulate_exact.py).
 
 The bots fail loudly if a move they make is refused, if a card is lost or doubled (magazine + slot + hands +
 pile + laid aside = the deck) or if the controller's hand counts differ from the real hands, after every line.
@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import pytest
 
-from shooter.simulate import play_games
-from shooter.simulate_exact import card_points, real_deck
+from shooter.bots.simulate import play_games
+from shooter.bots.simulate_exact import card_points, real_deck
 from shooter.table.editions import CLASSIC
 from sim.bots import BotError
 from sim.cards import FlipCard
@@ -97,14 +97,14 @@ def test_simulate_passes_the_variant_through():
 
 
 def exact_game(shots, rounds=1, lines=10, **stats):
-    from shooter.simulate_exact import ExactGameResult
+    from shooter.bots.simulate_exact import ExactGameResult
     return ExactGameResult(seed=1, winner=1, totals={"1": 0}, rounds=rounds, lines=lines, virtual_seconds=0.0,
                            stats=stats, variant="classic", shots=shots)
 
 
 def test_the_exact_summary_counts_cards_and_shots_by_reason_not_by_profile():
+    from shooter.bots.summary import ExactSummary, summarise, text
     from shooter.scheduler import PROFILES
-    from shooter.summary import ExactSummary, summarise, text
     games = [exact_game([("deal", 7, 7, None), ("deal", 7, 7, None), ("first", 1, 1, None),
                          ("draw-two", 2, 1, "jam"), ("draw-two", 1, 1, None), ("draw", 1, 1, None)],
                         lines=12, draws=1, plays=3),
@@ -125,14 +125,14 @@ def test_the_exact_summary_counts_cards_and_shots_by_reason_not_by_profile():
 def test_the_json_line_of_an_exact_game_is_the_extreme_one():
     from dataclasses import fields
 
-    from shooter.simulate import GameResult
+    from shooter.bots.simulate import GameResult
     keys = {f.name for f in fields(GameResult)} - {"planned", "ejected", "vision", "error"}   # (--vision only)
     assert set(exact_game([("deal", 7, 7, None)]).json()) == keys
 
 
 def test_simulate_summarises_an_exact_variant_by_its_counted_shots():
+    from shooter.bots.summary import summarise
     from shooter.scheduler import PROFILES
-    from shooter.summary import summarise
     games = play_games(2, players=3, limit=200, seed=5, variant="flip")
     s = summarise(games, PROFILES["original"])
     assert s.cards_shot == sum(g.stats["cards shot"] for g in games)  # every counted card, once

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("aiohttp")
 
 from shooter.access import Access
-from shooter.commands import COMMANDS
+from shooter.commands.table import COMMANDS
 from tests.fault_runners import FaultResult
 from tests.test_access import WORDS, accepted
 from tests.test_faults import record

@@ -144,7 +144,7 @@ def test_dutch_details_name_the_seats_and_translate_the_protocols_words():
 
 
 def test_every_command_says_what_it_does_in_every_language():
-    from shooter.commands import COMMANDS
+    from shooter.commands.table import COMMANDS
     for spec, _ in COMMANDS:
         key = "help." + " ".join(spec.words)
         assert Messages("en")(key) == spec.summary, key   # English: the command table's own words

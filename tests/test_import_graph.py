@@ -4,7 +4,7 @@
 The graph is read from the source (the AST), as grimp reads it: an import of ``pkg.mod`` is an edge to that
 module (the most specific one that exists), ``from pkg import name`` an edge to the submodule ``pkg.name`` if
 there is one, else to ``pkg``. Layers: hal/ imports nothing of the shooter or the simulator, and sim/ nothing of
-the shooter (its world is driven by shooter/ only through shooter.sim_commands)."""
+the shooter (its world is driven by shooter/ only through shooter.commands.simulator)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from shooter.app import App
-from shooter.commands import seat_names
+from shooter.commands.table import seat_names
 from shooter.config import parse_config
 from shooter.errors import CommandError, StateFileError
 from shooter.persist import STATE_FILE, Store

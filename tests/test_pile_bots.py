@@ -12,10 +12,10 @@ from functools import partial
 
 import pytest
 
+from shooter.bots.simulate import deck_counts
+from shooter.bots.simulate_exact import _Table, card_points, deck_facts, real_deck
+from shooter.camera.reads import Read
 from shooter.editions.records import lookup
-from shooter.reads import Read
-from shooter.simulate import deck_counts
-from shooter.simulate_exact import _Table, card_points, deck_facts, real_deck
 from sim import make_deck
 from sim.bots import BotError, BotTable
 from sim.exact_bots import ExactBotTable

@@ -1,4 +1,4 @@
-"""The camera over the pile wired in (shooter.pile_camera, shooter.app): cards put on the simulated pile
+"""The camera over the pile wired in (shooter.camera.pile_camera, shooter.app): cards put on the simulated pile
 (world.pile) are rendered by the simulated camera, read by the pile watcher from those frames and played at the
 table; the pile's changes that are no play (the dealer's first card, a wrong card taken back, Flip's pile turned
 over) are not taken for plays; a camera that cannot be opened is one log line; the pump closes with the App.
@@ -17,9 +17,9 @@ pytest.importorskip("numpy")
 
 from hal.camera import CameraError
 from shooter.app import App
+from shooter.camera.pile_camera import WorldCamera, learned_from_renders
 from shooter.config import ConfigError, parse_config
 from shooter.editions.records import lookup
-from shooter.pile_camera import WorldCamera, learned_from_renders
 from shooter.vocabulary import EventName
 from sim.camera import HELD_OUT, LEARNING
 from sim.cards import Card
@@ -177,7 +177,7 @@ def test_flips_pile_turned_over_is_no_play(table):
 def test_a_camera_that_cannot_be_opened_is_one_log_line_and_the_shooter_runs_on(monkeypatch):
     def fail(*args, **kwargs):
         raise CameraError("camera 0 cannot be opened (is it plugged in? ls /dev/video*)")
-    monkeypatch.setattr("shooter.pile_camera.WorldCamera.__init__", fail)
+    monkeypatch.setattr("shooter.camera.pile_camera.WorldCamera.__init__", fail)
     logs: list[str] = []
     config = parse_config({"camera": {"backend": "sim", "report": "auto"}})
     with App(config, sim=True, virtual=True, seed=1, log=logs.append) as app:
@@ -283,7 +283,7 @@ def test_the_lazy_simulated_camera_renders_while_a_hand_is_over_the_pile_and_unt
     from types import SimpleNamespace
 
     from hal.clock import VirtualClock
-    from shooter.pile_camera import WorldCamera
+    from shooter.camera.pile_camera import WorldCamera
 
     clock = VirtualClock()
     world = SimpleNamespace(pile=[], pile_side="light")

@@ -1,4 +1,4 @@
-"""The frame pump (shooter.frame_pump): inline on the loop's one clock in virtual time; on the real clock
+"""The frame pump (shooter.camera.frame_pump): inline on the loop's one clock in virtual time; on the real clock
 capture and recognition on a worker thread of its own, reads posted to the loop; closing is safe twice and
 leaves no thread behind."""
 
@@ -10,9 +10,9 @@ import pytest
 
 from hal import MonotonicClock, VirtualClock
 from hal.camera import CameraError
-from shooter.frame_pump import FramePump
+from shooter.camera.frame_pump import FramePump
+from shooter.camera.reads import Read
 from shooter.loop import ControlLoop
-from shooter.reads import Read
 
 
 class Frames:

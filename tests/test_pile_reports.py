@@ -1,4 +1,4 @@
-"""The table follows the discard pile (shooter.pile_reports): reads given as data become the camera's plays,
+"""The table follows the discard pile (shooter.camera.pile_reports): reads given as data become the camera's plays,
 through the same protocol command a console sends, so replies, events, undo and refusals are a typed play's."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from shooter.access import OWN_LINKS, Link
-from shooter.reads import Read
+from shooter.camera.reads import Read
 
 from .pile_rig import PileRig
 

@@ -5,7 +5,7 @@ validator (shooter/table/possible.py, derived from the edition record) tells the
 sets an impossible game aside with one line, as a corrupt one: the six examples of the issue, each made from a
 real saved game; a controller started on such a file (set aside, the box runs); and mutants of real saved games
 of every edition (hypothesis): each is set aside, or resumed and played on with the game possible after every
-step, never an exception. The bots (shooter/simulate_checks.py) and tests/test_table_properties.py ask the
+step, never an exception. The bots (shooter/bots/checks.py) and tests/test_table_properties.py ask the
 validator after every line too.
 """
 

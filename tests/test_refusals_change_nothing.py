@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shooter.access import IN_PROCESS, Caller, Link, may, refusal
-from shooter.commands import COMMANDS
+from shooter.camera.pile_reports import CAMERA, Report
+from shooter.camera.reads import Read
+from shooter.commands.table import COMMANDS
 from shooter.errors import ErrorCode
-from shooter.pile_reports import CAMERA, Report
-from shooter.reads import Read
 
 from .refusal_rig import SETUPS, Rig, command_names, line_for, probe as rig_probe, source, sweep
 from .refusal_sites import messages as refusal_messages, reached, unread

@@ -36,8 +36,8 @@ def test_a_resumed_game_keeps_its_options_as_saved():
 
 def test_P_ADVICE_P_WRONG_a_penalty_without_its_kind_answers_every_penalty_usage():
     # a family's first word alone (`penalty`, `sim`) is bad-argument with the usages of the family, " | " between
-    from shooter.commands import COMMANDS
-    from shooter.dispatch import find
+    from shooter.commands.dispatch import find
+    from shooter.commands.table import COMMANDS
     from shooter.errors import BadArgument
     from shooter.protocol import parse
 
@@ -61,8 +61,8 @@ def test_P_ADVICE_P_WRONG_a_penalty_without_its_kind_answers_every_penalty_usage
 def test_who_may_run_what_a_refused_command_is_named_in_its_refusal(text, link, message):
     # docs/protocol.md "Who may run what": refused before its arguments are looked at, in one sentence naming it
     from shooter.access import Caller, Link
-    from shooter.commands import COMMANDS
-    from shooter.dispatch import run
+    from shooter.commands.dispatch import run
+    from shooter.commands.table import COMMANDS
     from shooter.errors import CommandError
     from shooter.protocol import parse
 
@@ -90,7 +90,7 @@ def test_a_resumed_game_keeps_its_options_and_refuses_a_bad_value_naming_its_fie
 
 def test_no_two_commands_of_the_table_have_the_same_words():
     # what makes a line's longest matching command one command (dispatch.find never meets a tie)
-    from shooter.commands import COMMANDS
+    from shooter.commands.table import COMMANDS
     words = [spec.words for spec, _ in COMMANDS]
     assert len(words) == len(set(words))
 

@@ -3,7 +3,7 @@
 the asking socket; the ``pair`` reply, the rate limit's wait and ``status``'s requests.
 
 Written for the mutants mutation testing found alive (docs/mutation.md, the sixth run): no in-process test read
-these events field by field. The web console's part of the controller (:class:`shooter.pairing_commands.Web`) runs
+these events field by field. The web console's part of the controller (:class:`shooter.commands.pairing.Web`) runs
 here on the loop's virtual clock with a recording beeper, button and lid, and callers that record their news, as a
 WebSocket sends it to its browser.
 """
@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from shooter import beeps, pairing_commands as commands
+from shooter import beeps
 from shooter.access import Caller, Link
+from shooter.commands.table import pairing as commands
 from shooter.errors import CommandError
 from shooter.events import Broadcast
 from shooter.persist import Store

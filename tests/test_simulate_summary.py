@@ -5,9 +5,9 @@ import subprocess
 import sys
 from collections import Counter
 
+from shooter.bots.simulate import GameResult
+from shooter.bots.summary import summarise, svg, text
 from shooter.scheduler import PROFILES
-from shooter.simulate import GameResult
-from shooter.summary import summarise, svg, text
 
 
 def game(planned, ejected=None, rounds=2):

@@ -15,7 +15,7 @@ import pytest
 # with its logging), a mistyped profile key (difflib), a TCP or serial console, pyserial, the web console, a
 # camera (its reads), the parser of another command (cards_cli: the cards commands').
 ONLY_WHEN_NEEDED = ("tomllib", "transitions", "difflib", "shooter.consoles.tcp", "shooter.consoles.serial", "serial",
-                    "shooter.web", "aiohttp", "shooter.reads", "shooter.vision", "shooter.cards_cli")
+                    "shooter.web", "aiohttp", "shooter.camera.reads", "shooter.vision", "shooter.camera.cards_cli")
 
 
 def imported(args: list[str], stdin: str = "version\n") -> set[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shooter.commands import COMMANDS
+from shooter.commands.table import COMMANDS
 from shooter.errors import CommandError
 from shooter.table import Table
 from shooter.table.args import EDITIONS, MAX_SEATS, SCORINGS

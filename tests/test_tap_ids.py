@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from shooter.access import Caller, Link
+from shooter.camera.reads import Read
 from shooter.errors import StateFileError
 from shooter.persist import Store
-from shooter.reads import Read
 from shooter.tap_ids import IDS_FILE, TapIds, ids_from_dict, ids_to_dict
 from shooter.web.pairing import TOKENS_FILE, Pairing
 

@@ -17,8 +17,8 @@ import pytest
 np = pytest.importorskip("numpy", reason="the vision extra is not installed (pip install '.[vision]')")
 cv2 = pytest.importorskip("cv2", reason="the vision extra is not installed (pip install '.[vision]')")
 
+from shooter.camera.pile_camera import learned_from_renders  # noqa: E402
 from shooter.editions import lookup  # noqa: E402
-from shooter.pile_camera import learned_from_renders  # noqa: E402
 from shooter.vision import PileWatcher, faces_of  # noqa: E402
 from shooter.vision.synthetic import physical  # noqa: E402
 from sim.camera import HELD_OUT, Conditions, SimCamera  # noqa: E402

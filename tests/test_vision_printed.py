@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
-from shooter.camera_words import CARD_STYLES  # noqa: E402
+from shooter.camera.words import CARD_STYLES  # noqa: E402
 from shooter.editions import lookup, records  # noqa: E402
 from shooter.errors import StateFileError  # noqa: E402
 from shooter.vision.bench import Timing, bench, held_out  # noqa: E402

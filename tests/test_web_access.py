@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("aiohttp")
 
-from shooter.commands import COMMANDS
+from shooter.commands.table import COMMANDS
 from tests.test_web_api import run_web
 from tests.test_web_hardening import _local
 

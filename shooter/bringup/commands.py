@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..dispatch import Reply
+from ..commands.dispatch import Reply
 from ..errors import BadArgument, Busy
 from ..vocabulary import EventName
 

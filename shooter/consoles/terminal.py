@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from ..access import Caller, Link
-from ..commands import COMMANDS
+from ..commands.table import COMMANDS
 from ..controller import Controller
 from ..editions import lookup
 from ..i18n import Messages, language_from_env

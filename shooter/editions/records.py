@@ -24,8 +24,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import NamedTuple
 
-from shooter.errors import BadArgument
-from shooter.vocabulary import Phase
+from ..errors import BadArgument
+from ..vocabulary import Phase
 
 # The ways of scoring a game (shooter/table/scoring.py carries them out); an edition allows some of them.
 WINNER, LOWEST, ELIMINATION = "winner", "lowest", "elimination"

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from shooter.errors import ConfigError
+from ..errors import ConfigError
 
 #: Smallest and largest burst any profile may ask for (cards per press).
 BURST_MIN = 1

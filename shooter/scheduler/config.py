@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from shooter.errors import ConfigError
-
+from ..errors import ConfigError
 from .checks import _CUSTOM_KEYS, _REQUIRED_KEYS, CONFIG_SECTION, _got, _toml_key
 from .profiles import PROFILES, CustomProfile, Profile
 

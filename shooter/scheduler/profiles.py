@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from itertools import accumulate
 from typing import ClassVar
 
-from shooter.errors import ConfigError
-
+from ..errors import ConfigError
 from .checks import BURST_MAX, BURST_MIN, _check_burst_size, _check_custom, _check_probability, _toml_key
 
 

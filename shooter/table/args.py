@@ -8,7 +8,7 @@ command table, the CLI, the docs' usage lines) reads it from here.
 The argument checks are converters ``check(key, value) -> value`` that accept
 what a console line types (text) as well as what Python callers pass (ints),
 and raise ``bad-argument`` with one message format. The console's command
-table (``shooter/commands.py``) uses these same converters as its Spec types,
+table (``shooter/commands/table.py``) uses these same converters as its Spec types,
 so a game command's arguments are checked by one definition, and the message a
 user sees is this one.
 """
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 
-from shooter.editions.records import EDITIONS, ELIMINATION, LOWEST, SCORINGS, SIDES, START_RULES, VARIANTS, WINNER
-from shooter.errors import BadArgument
+from ..editions.records import EDITIONS, ELIMINATION, LOWEST, SCORINGS, SIDES, START_RULES, VARIANTS, WINNER
+from ..errors import BadArgument
 
 MIN_SEATS = 2  # S-SEATS: 2 to 10 players
 MAX_SEATS = 10

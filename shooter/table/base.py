@@ -13,13 +13,12 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from shooter.editions.records import Edition
-
+from ..editions.records import Edition
 from .options import RuleOptions
 from .state import GameState, ShotOut
 
 if TYPE_CHECKING:
-    from shooter.fsm import TableMachine
+    from ..fsm import TableMachine
 
 Event = dict[str, Any]  # an event as the table emits it: shooter.events.Event without ``t``
 Snapshot = dict[str, Any]  # state.snapshot(): GameState fields and "phase", as JSON data

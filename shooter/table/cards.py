@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from shooter.editions.records import EXTREME, NUMBER, Edition, editions_of, records
-from shooter.errors import BadArgument
-from shooter.vocabulary import Reason
+from ..editions.records import EXTREME, NUMBER, Edition, editions_of, records
+from ..errors import BadArgument
+from ..vocabulary import Reason
 
 __all__ = ["CARDS", "Card", "count_hand", "deck_points", "extreme_edition", "hand_points", "parse_card"]
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shooter.editions.records import AIMED_EFFECTS
-from shooter.errors import BadArgument, BadCount, NoGame, NotYourTurn, PressesOwed, WrongPhase
-
+from ..editions.records import AIMED_EFFECTS
+from ..errors import BadArgument, BadCount, NoGame, NotYourTurn, PressesOwed, WrongPhase
 from .args import whole
 from .base import UNDO_LEVELS, Event
 from .exact import ExactRules

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shooter.editions import builtin
-from shooter.editions.records import NUMBER, DeckCard, Edition, lookup
-from shooter.errors import BadArgument
-
+from ..editions import builtin
+from ..editions.records import NUMBER, DeckCard, Edition, lookup
+from ..errors import BadArgument
 from .cards import count_hand
 
 __all__ = ["ALL_WILD", "CLASSIC", "FLIP_DARK", "FLIP_LIGHT", "DeckCard", "deck", "digits", "exact_hand_points",

@@ -19,9 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from shooter.editions.records import IGNORED, NUMBER, REDRAW, DeckCard, Effect, default
-from shooter.vocabulary import EventName, HandsReason, Reason
-
+from ..editions.records import IGNORED, NUMBER, REDRAW, DeckCard, Effect, default
+from ..vocabulary import EventName, HandsReason, Reason
 from .base import Snapshot, TableBase, began_turn
 from .resume import cards_to_count
 from .state import DEALER_REASONS, PENALTY_REASONS, GameState, Owed

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shooter.editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, Effect, records
-from shooter.errors import (
+from ..editions.records import AIMED_EFFECTS, COUNTING, EXTREME, IGNORED, Effect, records
+from ..errors import (
     AlreadyDrawn,
     BadArgument,
     BadCount,
@@ -33,8 +33,7 @@ from shooter.errors import (
     WrongPhase,
     command_error,
 )
-from shooter.vocabulary import Phase
-
+from ..vocabulary import Phase
 from .args import CHALLENGE_RESULT, DIRECTION, GIVE_CARDS, PENALTY, whole, word_of
 from .base import Event
 from .cards import hand_points, parse_card

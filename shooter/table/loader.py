@@ -10,21 +10,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, NoReturn, cast
 
-from shooter.editions.records import FORMAT1_VARIANT, editions_of, family_of
-from shooter.errors import StateFileError
-from shooter.vocabulary import Phase
-
-from .args import (
-    DIRECTIONS,
-    ELIMINATION,
-    MAX_LIMIT,
-    MAX_SEATS,
-    MIN_SEATS,
-    SCORINGS,
-    SIDES,
-    START_RULES,
-    VARIANTS,
-)
+from ..editions.records import FORMAT1_VARIANT, editions_of, family_of
+from ..errors import StateFileError
+from ..vocabulary import Phase
+from .args import DIRECTIONS, ELIMINATION, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, SIDES, START_RULES, VARIANTS
 from .cards import CARDS, MAX_OWED_PRESSES
 from .state import (
     EXACT_CARDS,

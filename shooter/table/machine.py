@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from shooter.editions.records import COUNTING, EXTREME
-from shooter.fsm import TableMachine
-from shooter.vocabulary import Phase
+from ..editions.records import COUNTING, EXTREME
+from ..fsm import TableMachine
+from ..vocabulary import Phase
 
 # plain strings: transitions names a state given as an Enum member by the member's name (PLAY), not its value
 STATES = ["none", *(phase.value for phase in Phase)]

@@ -38,8 +38,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from shooter.editions.records import records
-
+from ..editions.records import records
 from .args import MAX_SEATS
 
 DEALER_ROTATIONS = ("clockwise", "winner")

@@ -28,8 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shooter.vocabulary import Reason
-
+from ..vocabulary import Reason
 from .base import Snapshot, TableBase, began_turn
 from .cards import PENALTY_PRESSES
 from .loader import load_snapshot

@@ -30,9 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from shooter.editions.records import COUNTING, EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
-from shooter.errors import StateFileError
-
+from ..editions.records import COUNTING, EXTREME, FORMAT1_EDITION, FORMAT1_VARIANT, VARIANTS, family_of
+from ..errors import StateFileError
 from .base import UNDO_BLOCKED, UNDO_LEVELS
 from .loader import load_snapshot
 from .options import RuleOptions

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shooter.editions.records import Edition, lookup
-from shooter.vocabulary import Phase, Reason
-
+from ..editions.records import Edition, lookup
+from ..vocabulary import Phase, Reason
 from .loader import load_snapshot
 from .state import DEALER_REASONS, PENALTY_REASONS, GameState, count_problem
 

@@ -18,8 +18,7 @@ back with such a record reports it as *interrupted* (``Table.interrupted``: the 
 
 from __future__ import annotations
 
-from shooter.vocabulary import Reason
-
+from ..vocabulary import Reason
 from .state import GameState, ShotOut
 
 

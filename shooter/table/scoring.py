@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from shooter.vocabulary import EventName
-
+from ..vocabulary import EventName
 from .args import ELIMINATION, LOWEST, WINNER
 from .base import TableBase
 from .state import GameState, RoundRow

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
-from shooter.editions.records import (
+from ..editions.records import (
     COUNTING,
     COUNTING_CARDS,
     COUNTING_TURN_REASONS,
@@ -26,12 +26,8 @@ from shooter.editions.records import (
     family_of,
     lookup,
 )
-from shooter.vocabulary import Phase, Reason
-
-from .args import (
-    DEFAULT_LIMIT,
-    WINNER,
-)
+from ..vocabulary import Phase, Reason
+from .args import DEFAULT_LIMIT, WINNER
 from .cards import PENALTY_PRESSES
 
 MAX_TOTAL = 10_000_000

@@ -22,10 +22,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from shooter.editions.records import SCORINGS_OF, choose, default, lookup, records
-from shooter.errors import BadArgument, CannotUndo, CommandError, NoExitSensor, NoGame
-from shooter.vocabulary import Phase, Reason
-
+from ..editions.records import SCORINGS_OF, choose, default, lookup, records
+from ..errors import BadArgument, CannotUndo, CommandError, NoExitSensor, NoGame
+from ..vocabulary import Phase, Reason
 from .args import DEFAULT_LIMIT, EDITION, LIMIT, PLAYERS, SCORING, VARIANT, WINNER, whole, word_of
 from .base import UNDO_BLOCKED, Event
 from .core import TableCore

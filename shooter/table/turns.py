@@ -26,9 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from shooter.editions.records import Effect
-from shooter.vocabulary import EventName, HandsReason, Phase, Reason
-
+from ..editions.records import Effect
+from ..vocabulary import EventName, HandsReason, Phase, Reason
 from .base import Event, TableBase
 from .state import MAX_CARDS, GameState, Owed
 

@@ -21,7 +21,7 @@ Importing this package loads numpy and OpenCV (the ``vision`` extra); nothing el
 unless a camera is configured or a ``cards`` command runs.
 """
 
-from ..reads import Read
+from ..camera.reads import Read
 from .card import Features, features
 from .learn import learn, learn_sim
 from .live import camera_from_config, region_of

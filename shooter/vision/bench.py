@@ -18,10 +18,10 @@ from typing import Any
 
 from sim.camera import HELD_OUT, LEARNING
 
-from ..camera_words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
+from ..camera.reads import Read
+from ..camera.words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
 from ..editions import Edition
 from ..errors import ConfigError
-from ..reads import Read
 from .latency import Latency, latency
 from .learn import learn_sim
 from .synthetic import Truth, held_out_set

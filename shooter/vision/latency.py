@@ -1,8 +1,8 @@
 """The latency a player feels: from a card at rest on the pile to its ``play``, on the virtual clock.
 
-The table's path, as a shooter runs it in virtual time (:mod:`shooter.pile_camera`): the simulated camera over
-the pile (on the loop's clock), a :class:`~shooter.frame_pump.FramePump` taking a frame every
-:data:`~shooter.frame_pump.FRAME_INTERVAL` seconds and feeding it to the :class:`~shooter.vision.PileWatcher`,
+The table's path, as a shooter runs it in virtual time (:mod:`shooter.camera.pile_camera`): the simulated camera over
+the pile (on the loop's clock), a :class:`~shooter.camera.frame_pump.FramePump` taking a frame every
+:data:`~shooter.camera.frame_pump.FRAME_INTERVAL` seconds and feeding it to the :class:`~shooter.vision.PileWatcher`,
 which asks the camera for its exposure; the pump delivers a read on the loop. There the table's
 ``PileReports.take`` sends the camera's ``play`` line in the same callback, at the same virtual time (a sure
 read; an unsure one is asked on the phones, and no play follows by itself): the time of the delivery is the
@@ -21,11 +21,11 @@ from hal.clock import Clock, VirtualClock
 from sim.camera import HELD_OUT, SceneSettings, SimCamera
 from sim.cards import TableCard
 
-from ..camera_words import CardStyle
+from ..camera.frame_pump import FRAME_INTERVAL, FramePump
+from ..camera.reads import Read
+from ..camera.words import CardStyle
 from ..editions import Edition
-from ..frame_pump import FRAME_INTERVAL, FramePump
 from ..loop import ControlLoop
-from ..reads import Read
 from .synthetic import faces_of, looks_of, physical
 from .templates import Deck
 from .watcher import PileWatcher

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..camera_words import CardStyle
+from ..camera.words import CardStyle
 from ..editions import Edition
 from .card import LIGHT, POLARITIES, Features, features
 from .match import _apart

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from ..reads import Read
+from ..camera.reads import Read
 from .card import Features, Quad, turned
 from .settings import WatchSettings
 from .templates import BLACK, Deck, Face

@@ -26,9 +26,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from ..camera.reads import Read
 from ..editions import Edition
 from ..files import NotAFile, read_regular
-from ..reads import Read
 from .bench import Tally, Timing
 from .card import features
 from .learn import learn
@@ -65,7 +65,7 @@ class Photo:
 
 def label(card: str, colour: str | None, side: str | None) -> str:
     """A face as the confusion and the report name it: ``red 7``, ``wild``, ``pink 5 (dark)``, ``wild (light)``
-    (the side when the deck has two), as :meth:`~shooter.reads.Read.describe` writes a read."""
+    (the side when the deck has two), as :meth:`~shooter.camera.reads.Read.describe` writes a read."""
     return f"{colour + ' ' if colour else ''}{card}{f' ({side})' if side else ''}"
 
 

@@ -25,7 +25,7 @@ from sim.camera import HELD_OUT, LEARNING, SceneSettings, SimCamera
 from sim.camera.printed import HIT
 from sim.cards import COLOURS, DARK_COLOURS, Card, FlipCard, TableCard
 
-from ..camera_words import CardStyle
+from ..camera.words import CardStyle
 from ..editions import Edition
 from ..editions.records import NUMBER, Effect
 

@@ -1,6 +1,6 @@
 """The pile watcher: fed the camera's frames, it says when a new card has settled on the pile and what it is.
 
-``PileWatcher(deck, region).feed(frame, now)`` returns a :class:`shooter.reads.Read` (the table's one kind of
+``PileWatcher(deck, region).feed(frame, now)`` returns a :class:`shooter.camera.reads.Read` (the table's one kind of
 read) on the frame in which a new card has lain still for ``settings.settle_s`` seconds, else None. It is pure:
 no thread, no clock of its own (``now`` is the caller's clock), every threshold a named field of
 :class:`WatchSettings`.
@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from ..reads import Read
+from ..camera.reads import Read
 from .card import (
     ASPECT,
     CLIPPED,

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from shooter import i18n, seat_names
-from shooter.editions import AIMED_EFFECTS, SCORINGS_OF, Edition, Side, editions_of, records
-from shooter.editions.records import Effect
-from shooter.table import args
-from shooter.table.options import RuleOptions
+from .. import i18n, seat_names
+from ..editions import AIMED_EFFECTS, SCORINGS_OF, Edition, Side, editions_of, records
+from ..editions.records import Effect
+from ..table import args
+from ..table.options import RuleOptions
 
 
 def pad_key(record: Edition, side: Side) -> str:

@@ -10,7 +10,7 @@ Anyone on the network may watch; to act, a browser asks to pair (``pair [name=..
 
 The box's gestures pair only when exactly one browser waits (several at once: nobody, each must ask
 again); an approval names its request. The controller's side (the beeps, the events, which press is a
-gesture) is :mod:`shooter.pairing_commands`. Requests are limited per client address, one waiting per
+gesture) is :mod:`shooter.commands.pairing`. Requests are limited per client address, one waiting per
 address. The asking device is named in words (:func:`device_kind`, plus the name the person typed),
 never by its raw User-Agent. Tokens are kept hashed (SHA-256) in the state directory, listed in ``status``
 by id and revoked with ``unpair id=N``; ids are never given twice (the next one is kept in the file), and

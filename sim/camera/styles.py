@@ -5,7 +5,7 @@ the frames come as a phone camera's JPEG.
 of one colour, the frames as the sensor gives them (its frames are those of the first renderer, bit for bit).
 ``printed`` is drawn like the printed cards (:mod:`sim.camera.printed`) on wood, felt or a patterned cloth, each
 frame through JPEG at a quality drawn per camera (a phone's artefacts: blocks, ringing round edges, colour at
-half resolution). The names are ``shooter.camera_words.CardStyle``'s (tests/test_camera_words.py holds them
+half resolution). The names are ``shooter.camera.words.CardStyle``'s (tests/test_camera_words.py holds them
 alike: the simulator imports nothing of the shooter).
 """
 

@@ -1,5 +1,5 @@
-"""``uno-shooter simulate``: bots play whole games on the simulated shooter (shooter/simulate.py,
-shooter/simulate_exact.py), and their summary (shooter/summary.py).
+"""``uno-shooter simulate``: bots play whole games on the simulated shooter (shooter/bots/simulate.py,
+shooter/bots/simulate_exact.py), and their summary (shooter/bots/summary.py).
 
 The parser needs nothing of the games: they load only when the command runs."""
 
@@ -12,17 +12,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .errors import ConfigError
-from .shown import one_line
+from ..errors import ConfigError
+from ..shown import one_line
 
 if TYPE_CHECKING:
-    from .config import Config
-    from .scheduler import Profile
+    from ..config import Config
+    from ..scheduler import Profile
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``simulate``'s parser."""
-    from .table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
+    from ..table.args import DEFAULT_LIMIT, EDITIONS, MAX_LIMIT, MAX_SEATS, MIN_SEATS, SCORINGS, VARIANTS
     simulate = sub.add_parser("simulate", help="bots play whole games on the simulated shooter",
                               description="Bots deal real cards, play, press and score whole games through the "
                                           "console protocol, on simulated hardware in virtual time. For Uno "
@@ -66,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def whole(lo: int, hi: int) -> Callable[[str], int]:
     """An argparse type: a whole number in lo..hi, checked as a console line's numbers are (argparse turns
     the error into one clear line)."""
-    from .table.args import whole_in
+    from ..table.args import whole_in
 
     def check(text: str) -> int:
         try:
@@ -80,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     """``uno-shooter simulate``: the games, their summary or JSON lines; 2 and one line for bad options."""
     from dataclasses import replace
 
-    from .config import load_config, parse_config
-    from .scheduler import PROFILES, profile_from_config
-    from .table.table import VARIANT_SCORINGS
+    from ..config import load_config, parse_config
+    from ..scheduler import PROFILES, profile_from_config
+    from ..table.table import VARIANT_SCORINGS
     if args.scoring not in VARIANT_SCORINGS[args.variant]:
         print(f"uno-shooter: --scoring {args.scoring}: variant {args.variant} scores "
               f"{', '.join(VARIANT_SCORINGS[args.variant])}", file=sys.stderr)

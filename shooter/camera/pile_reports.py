@@ -1,4 +1,4 @@
-"""The table follows the discard pile: reads of the card put on top (:class:`~shooter.reads.Read`) become plays.
+"""The table follows the discard pile: reads of the card put on top (:class:`~shooter.camera.reads.Read`) become plays.
 
 A read is posted to the loop (whoever made it only enqueues) and taken by :meth:`PileReports.take`. How it is
 reported is the table's setting ``report``:
@@ -35,14 +35,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .access import Caller, Link
-from .dispatch import Reply
-from .editions.records import AIMED_EFFECTS, NUMBER, DeckCard
-from .errors import BadArgument, CommandError, Gone
-from .events import Broadcast, Sink
-from .table import Table
-from .tap_ids import READ, TapIds
-from .vocabulary import EventName, SeenOutcome
+from ..access import Caller, Link
+from ..commands.dispatch import Reply
+from ..editions.records import AIMED_EFFECTS, NUMBER, DeckCard
+from ..errors import BadArgument, CommandError, Gone
+from ..events import Broadcast, Sink
+from ..table import Table
+from ..tap_ids import READ, TapIds
+from ..vocabulary import EventName, SeenOutcome
 
 if TYPE_CHECKING:  # reads come from the camera's modules: a start-up without a camera need not load this one
     from .reads import Read

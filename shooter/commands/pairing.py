@@ -8,18 +8,18 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from . import beeps
-from .errors import BadArgument, NotPaired
-from .vocabulary import EventName, PairingReason, Phase
+from .. import beeps
+from ..errors import BadArgument, NotPaired
+from ..vocabulary import EventName, PairingReason, Phase
 
 if TYPE_CHECKING:
     from hal.interfaces import Beeper, Button, Lid
 
-    from .access import Caller
-    from .events import Broadcast
-    from .seat_names import SavedNames
-    from .table import Table
-    from .web.pairing import Grant, Pairing
+    from ..access import Caller
+    from ..events import Broadcast
+    from ..seat_names import SavedNames
+    from ..table import Table
+    from ..web.pairing import Grant, Pairing
 
 
 class Web:
@@ -67,7 +67,7 @@ def arm_pair_hold(web: Web) -> None:
     pairing neither takes nor delays a player's press."""
     assert web.pairing is not None
     if web.pairing.waiting and web.lid.is_open:
-        from .web.pairing import HOLD  # only with the web console on (shooter.web stays unimported)
+        from ..web.pairing import HOLD  # only with the web console on (shooter.web stays unimported)
         web.button.when_held(HOLD, partial(_held, web))
 
 
@@ -85,7 +85,7 @@ def pair_by_box(web: Web) -> None:
     grant = web.pairing.button_pressed()
     if grant is None:
         web.beeper.play(beeps.PRESS_REFUSED)
-        from .web.pairing import SEVERAL
+        from ..web.pairing import SEVERAL
         web.emit(EventName.PAIRING_REFUSED, waiting=waiting, message=SEVERAL)
         return
     _granted(web, grant)
@@ -107,14 +107,14 @@ def _pairing(web: Web) -> Pairing:
 
 def device_name(key: str, text: str) -> str:
     """``pair name=...``: the name a person typed for the asking device, as typed (case kept), shortened."""
-    from .web.pairing import device_name  # only with the web console on (shooter.web stays unimported)
+    from ..web.pairing import device_name  # only with the web console on (shooter.web stays unimported)
     return device_name(text)
 
 
 def pair(web: Web, name: str | None = None, *, caller: Caller) -> dict[str, Any]:
     """``pair [name=...]``: a request of the asking socket (limited per address); every console is told who
     asks. Granted, the socket holds the token (:meth:`~shooter.access.Caller.holds`) before it is told."""
-    from .web.pairing import HOLD, WINDOW
+    from ..web.pairing import HOLD, WINDOW
     pairing = _pairing(web)
     req = pairing.request(caller, address=caller.address, device=caller.device, name=name, on_grant=caller.holds)
     # the people at the table see that someone asked (and who) before anyone says yes
@@ -143,7 +143,7 @@ def pair_refuse(web: Web, request: int) -> dict[str, Any]:
     """A paired phone (or a console of the table's own) turns the request it names down."""
     pairing = _pairing(web)
     pairing.refuse(request)
-    from .web.pairing import REFUSED
+    from ..web.pairing import REFUSED
     web.emit(EventName.PAIRING_REFUSED, request=request, waiting=pairing.waiting_count, message=REFUSED)
     return {"request": request}
 

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..editions.records import DARK_COLOURS, LIGHT_COLOURS
+from ..errors import BadArgument, NotSimulated
 from .dispatch import Reply
-from .editions.records import DARK_COLOURS, LIGHT_COLOURS
-from .errors import BadArgument, NotSimulated
 
 if TYPE_CHECKING:
     from sim import ShooterWorld
 
-    from .launcher import Launcher
-    from .loop import ControlLoop
-    from .table import Table
+    from ..launcher import Launcher
+    from ..loop import ControlLoop
+    from ..table import Table
 
 
 class SimulatedHardware:

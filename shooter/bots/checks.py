@@ -1,12 +1,13 @@
-"""What the bots of ``uno-shooter simulate`` (both families: :mod:`shooter.simulate`, :mod:`shooter.simulate_exact`)
+"""What the bots of ``uno-shooter simulate`` (both families: :mod:`shooter.bots.simulate`,
+:mod:`shooter.bots.simulate_exact`)
 check of the controller after every line they send, besides their own checks of the cards (sim/bots.py)."""
 
 from __future__ import annotations
 
 from sim.bots import BotError
 
-from .app import App
-from .table.possible import table_impossible
+from ..app import App
+from ..table.possible import table_impossible
 
 
 def still_possible(app: App, line: str) -> None:

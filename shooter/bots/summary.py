@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from html import escape
 from typing import Protocol, TextIO, TypeGuard
 
-from .editions.records import lookup
-from .scheduler import Profile
+from ..editions.records import lookup
+from ..scheduler import Profile
 
 Shot = tuple[str, int, int | None, str | None]  # a `shot` event: reason, planned, ejected, interrupted or None
 
 
 class Played(Protocol):
-    """A game as the profile's summary reads it (:class:`~shooter.simulate.GameResult`)."""
+    """A game as the profile's summary reads it (:class:`~shooter.bots.simulate.GameResult`)."""
 
     @property
     def rounds(self) -> int: ...
@@ -36,7 +36,7 @@ class Played(Protocol):
 
 
 class PlayedExact(Played, Protocol):
-    """A game of an exact variant as its summary reads it (:class:`~shooter.simulate_exact.ExactGameResult`)."""
+    """A game of an exact variant as its summary reads it (:class:`~shooter.bots.simulate_exact.ExactGameResult`)."""
 
     @property
     def variant(self) -> str: ...
@@ -74,8 +74,8 @@ class Summary:
 
 
 def summarise(results: Sequence[Played], profile: Profile) -> Summary | ExactSummary:
-    """A :class:`Summary` of :class:`~shooter.game_results.GameResult`\\ s played with ``profile``; games of an exact
-    variant (:class:`~shooter.game_results.ExactGameResult`, whose shots the profile does not choose) get an
+    """A :class:`Summary` of :class:`~shooter.bots.results.GameResult`\\ s played with ``profile``; games of an exact
+    variant (:class:`~shooter.bots.results.ExactGameResult`, whose shots the profile does not choose) get an
     :class:`ExactSummary`."""
     if _all_exact(results):
         return summarise_exact(results)
@@ -305,7 +305,7 @@ class Progress:
 
 
 class Watched(Protocol):
-    """A game of ``simulate --vision`` as its line reads it (:class:`~shooter.game_results.GameResult`)."""
+    """A game of ``simulate --vision`` as its line reads it (:class:`~shooter.bots.results.GameResult`)."""
 
     @property
     def vision(self) -> Mapping[str, int] | None: ...

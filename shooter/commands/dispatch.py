@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, overload
 
-from .access import Access, Caller, may, refusal
-from .errors import BadArgument, CommandError, UnknownCommand
-from .protocol import Line, Spec
+from ..access import Access, Caller, may, refusal
+from ..errors import BadArgument, CommandError, UnknownCommand
+from ..protocol import Line, Spec
 
 Reply = dict[str, Any]                    # a reply's fields (besides "reply" and "ok")
 

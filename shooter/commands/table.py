@@ -1,11 +1,11 @@
 """The command table of the console protocol: every command's shape, in one place.
 
 Each entry is a :class:`~shooter.protocol.Spec` and what carries it out (a
-:class:`~shooter.dispatch.Handler`: a function and the part of the controller it is called with): the
+:class:`~shooter.commands.dispatch.Handler`: a function and the part of the controller it is called with): the
 controller's own (``Controller.cmd_*``: help, status, aim, press...), the table's
-(:mod:`shooter.game_commands`), the simulator's (:mod:`shooter.sim_commands`),
+(:mod:`shooter.commands.game`), the simulator's (:mod:`shooter.commands.simulator`),
 bring-up (:mod:`shooter.bringup.commands`) and the web console's
-(:mod:`shooter.pairing_commands`). Each Spec also says who may run its command (its
+(:mod:`shooter.commands.pairing`). Each Spec also says who may run its command (its
 ``access``, :mod:`shooter.access`): every console asks here, none keeps a list of its own.
 ``help`` lists the usages from here, and the protocol doc's command and access tables are
 checked against it.
@@ -13,26 +13,17 @@ checked against it.
 
 from __future__ import annotations
 
-from . import (
-    game_commands as game,
-    pairing_commands as web,
-    seat_names as saved_names,
-    sim_commands as sim,
-)
-from .access import Access
-from .bringup import commands as bringup
-from .bringup.commands import Bringup
-from .controller import Controller
-from .dispatch import CommandTable, Handler
-from .editions.records import COLOURS
-from .errors import BadArgument
-from .game_commands import Desk
-from .pairing_commands import Web
-from .pile_reports import PileReports
-from .protocol import Spec, any_text, choice, exact_text, integer, number, text_list
-from .sim_commands import SimulatedHardware
-from .table import args as table_args
-from .table.args import (
+from .. import seat_names as saved_names
+from ..access import Access
+from ..bringup import commands as bringup
+from ..bringup.commands import Bringup
+from ..camera.pile_reports import PileReports
+from ..controller import Controller
+from ..editions.records import COLOURS
+from ..errors import BadArgument
+from ..protocol import Spec, any_text, choice, exact_text, integer, number, text_list
+from ..table import args as table_args
+from ..table.args import (
     CHALLENGE_RESULTS,
     DEFAULT_LIMIT,
     DIRECTIONS,
@@ -45,6 +36,11 @@ from .table.args import (
     VARIANTS,
     choices,
 )
+from . import game, pairing as web, simulator as sim
+from .dispatch import CommandTable, Handler
+from .game import Desk
+from .pairing import Web
+from .simulator import SimulatedHardware
 
 
 def seat_names(key: str, text: str) -> list[str]:
@@ -169,7 +165,7 @@ COMMANDS = CommandTable([
      Handler(Web, web.pair_approve)),
     (Spec(("pair", "refuse"), access=PAIRED, required={"request": integer(1)}, usage="pair refuse request=R",
           summary="turns down the browser waiting with request R"), Handler(Web, web.pair_refuse)),
-    # the camera over the discard pile (shooter.pile_reports): a read that waits is confirmed with one tap
+    # the camera over the discard pile (shooter.camera.pile_reports): a read that waits is confirmed with one tap
     (Spec(("seen", "confirm"), access=PAIRED, required={"id": integer(1)},
           optional={"pick": integer(0, 2), "target": SEAT, "colour": choice(*COLOURS)}, flags=("last",),
           usage="seen confirm id=N [pick=K] [target=T] [colour=C] [last]",

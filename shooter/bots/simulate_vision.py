@@ -3,7 +3,7 @@
 The bots play in pile mode (:meth:`sim.bots.CardsAtTable.pile_mode`): they put their cards on the simulated pile
 (``world.pile``) and press and call Uno as always. The App's ``[camera]`` is the simulated one (``backend =
 "sim"``, ``report = "auto"``): the camera renders the pile, the frame pump runs inline in virtual time, and the
-watcher's reads go to the table as in a real shooter (:mod:`shooter.pile_camera`). Nothing here tells the table
+watcher's reads go to the table as in a real shooter (:mod:`shooter.camera.pile_camera`). Nothing here tells the table
 what was played: :func:`watch` only lets the table's time run until the camera has read the card just put down
 (or a few seconds pass), and tallies each read against the card that lies there:
 
@@ -25,9 +25,9 @@ from typing import Any
 
 from sim.bots import BotError, CardsAtTable, Message
 
-from .app import App
-from .config import CameraConfig, Config
-from .reads import Read
+from ..app import App
+from ..camera.reads import Read
+from ..config import CameraConfig, Config
 
 READ_WAIT = 4.0   # virtual seconds a card put down may take to be read (it settles in well under one)
 

@@ -1,7 +1,7 @@
 """The frame loop: frames of the discard pile to the recogniser, and its reads to the control loop.
 
 A :class:`FramePump` takes any frame source (``capture()``: the next frame, or None when there is none) and any
-watcher (``feed(frame, now, exposure)``: a :class:`~shooter.reads.Read` once a new card has settled on the pile,
+watcher (``feed(frame, now, exposure)``: a :class:`~shooter.camera.reads.Read` once a new card has settled on the pile,
 else None), both :class:`typing.Protocol`\\ s, so the camera's backends and the recogniser plug in as they are.
 
 Exposure: a source with an ``exposure`` (the hal's cameras, the simulated camera: a share of the camera's own)
@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from hal.clock import Timer
 from hal.errors import HalError
 
-from .loop import ControlLoop
+from ..loop import ControlLoop
 from .reads import Read
 
 FRAME_INTERVAL = 0.1    # seconds between the table's frames: the camera's 10 a second (a card read within 0.5 s)

@@ -6,7 +6,8 @@ takes), the colour printed on it (None for a black card: a wild's colour is name
 the side that shows (Uno Flip's ``light`` or ``dark``; None for a one-sided deck), how sure the reader is (0..1),
 whether the reader itself calls it unsure (below its own threshold: asked, never played on its own), the nearest
 other readings, best first, and where the card was found (``quad``: the recogniser's corners in the frame, for
-pictures; None for a read that came from no camera). :class:`shooter.pile_reports.PileReports` turns reads into plays.
+pictures; None for a read that came from no camera).
+:class:`shooter.camera.pile_reports.PileReports` turns reads into plays.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # The colours are the decks' (kept there so that a start-up without a camera need not load this module)
-from .editions.records import COLOURS, DARK_COLOURS, LIGHT_COLOURS
+from ..editions.records import COLOURS, DARK_COLOURS, LIGHT_COLOURS
 
 __all__ = ["COLOURS", "DARK_COLOURS", "LIGHT_COLOURS", "Alternative", "Read"]
 

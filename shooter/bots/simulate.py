@@ -4,7 +4,7 @@ The composition root for ``uno-shooter simulate``: a controller on simulated har
 magazine, a deck of physical cards built from the game's edition record (:mod:`shooter.editions`, so
 the counts live in one place), and :class:`sim.bots.BotTable` players who deal, play and press.
 With ``vision`` the bots only put their cards on the pile, and the simulated camera tells the table
-(:mod:`shooter.simulate_vision`).
+(:mod:`shooter.bots.simulate_vision`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import TypedDict, Unpack
 from sim import make_deck
 from sim.bots import BotTable, Message
 
-from .app import App
-from .config import Config, parse_config
-from .editions.records import AIMED_EFFECTS, Edition, Effect, default, lookup
-from .errors import ConfigError
-from .game_results import GameResult
-from .simulate_checks import still_possible
+from ..app import App
+from ..config import Config, parse_config
+from ..editions.records import AIMED_EFFECTS, Edition, Effect, default, lookup
+from ..errors import ConfigError
+from ..table.args import DEFAULT_LIMIT
+from .checks import still_possible
+from .results import GameResult
 from .simulate_vision import play_watched, vision_config
-from .table.args import DEFAULT_LIMIT
 
 
 def deck_counts(record: Edition) -> dict[str, int]:
@@ -69,7 +69,7 @@ def iter_games(games: int, *, players: int = 4, seed: int = 1, scoring: str = "w
         raise ConfigError("pins.exit_sensor = false: `uno-shooter simulate` needs the card-exit sensor, whose "
                           "count tells the bots whose hand each card goes to; leave pins.exit_sensor out to "
                           "simulate (`uno-shooter run --sim --no-exit-sensor` tries the shooter without it)")
-    if lookup(variant).counting:  # the counting family's bots (shooter/simulate_exact.py)
+    if lookup(variant).counting:  # the counting family's bots (shooter/bots/simulate_exact.py)
         from .simulate_exact import play_exact_games
         yield from play_exact_games(games, variant=variant, players=players, seed=seed, scoring=scoring,
                                     limit=limit, config=config, vision=vision, **bot_options)

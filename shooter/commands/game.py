@@ -6,21 +6,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .dealer import Dealer
+from ..dealer import Dealer
+from ..errors import BadArgument, Busy, ErrorCode, ShooterError, WrongPhase, command_error
+from ..events import Broadcast, Event
+from ..launcher import Launcher, Shot
+from ..protocol import whole_number
+from ..scheduler import Scheduler
+from ..table import RuleOptions, Table
+from ..vocabulary import EventName, Phase
 from .dispatch import Reply
-from .errors import BadArgument, Busy, ErrorCode, ShooterError, WrongPhase, command_error
-from .events import Broadcast, Event
-from .launcher import Launcher, Shot
-from .protocol import whole_number
-from .scheduler import Scheduler
-from .table import RuleOptions, Table
-from .vocabulary import EventName, Phase
 
 if TYPE_CHECKING:
     from hal.interfaces import Beeper
 
-    from .persist import Store
-    from .sim_commands import SimulatedHardware
+    from ..persist import Store
+    from .simulator import SimulatedHardware
 
 
 class Desk:

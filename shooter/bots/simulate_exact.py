@@ -17,13 +17,13 @@ from sim.bots import Message
 from sim.cards import COLOURS, DARK_COLOURS, Card, FlipCard, make_cards, make_flip_deck
 from sim.exact_bots import DeckFacts, ExactBotTable
 
-from .app import App
-from .config import Config, parse_config
-from .editions.records import AIMED_EFFECTS, IGNORED, NUMBER, Edition, Effect, lookup
-from .game_results import ExactGameResult
-from .simulate_checks import still_possible
+from ..app import App
+from ..config import Config, parse_config
+from ..editions.records import AIMED_EFFECTS, IGNORED, NUMBER, Edition, Effect, lookup
+from ..table.args import DEFAULT_LIMIT
+from .checks import still_possible
+from .results import ExactGameResult
 from .simulate_vision import play_watched, vision_config
-from .table.args import DEFAULT_LIMIT
 
 
 def wild_faces(variant: str, side: str | None = None) -> set[str]:

@@ -13,24 +13,24 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .camera_words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
-from .errors import BadArgument, ConfigError
+from ..errors import BadArgument, ConfigError
+from .words import CARD_STYLES, EXPOSURES, CardStyle, Exposure
 
 if TYPE_CHECKING:
-    from .config import Config
-    from .editions import Edition
-    from .vision.synthetic import FaceSpec
-    from .vision.templates import Deck
+    from ..config import Config
+    from ..editions import Edition
+    from ..vision.synthetic import FaceSpec
+    from ..vision.templates import Deck
 
 NEEDS_EXTRA = "the cards commands need the vision extra (OpenCV and numpy): pip install '.[vision]'"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    from .table.args import VARIANTS
+    from ..table.args import VARIANTS
     common.add_argument("--variant", choices=list(VARIANTS),
                         help="the deck (default: the table's default; bench: every edition)")
-    from .editions import editions_of
+    from ..editions import editions_of
     several = "; ".join(f"{variant}: {', '.join(str(e.edition) for e in editions_of(variant))}, the first by default"
                         for variant in VARIANTS if len(editions_of(variant)) > 1)
     common.add_argument("--edition", metavar="E", help=f"the variant's edition ({several})")
@@ -105,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"uno-shooter: {NEEDS_EXTRA}", file=sys.stderr)
         return 2
-    from .config import load_config
-    from .editions import choose, default, records
+    from ..config import load_config
+    from ..editions import choose, default, records
     try:
         config = load_config(args.config)
         record = choose(args.variant or default().variant, args.edition)
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "latency_cards", 0) < 0:
             raise ConfigError(f"--latency-cards {args.latency_cards}: must be 0 or more")
         if args.cards_command == "bench":
-            from .vision.bench import held_out_seed
+            from ..vision.bench import held_out_seed
             held_out_seed(args.seed, args.held_out_seed)   # refused here, in one line, before any work
         if args.cards_command == "test" and (args.directory is None) == (not args.sim):
             raise ConfigError("cards test needs a DIR of photos or --sim (one of them)")
@@ -128,14 +128,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     state_dir = args.state_dir if (args.state_dir or args.sim) else config.state_dir
     if args.cards_command == "bench":
-        from .vision.bench import bench
+        from ..vision.bench import bench
         chosen = [record] if args.variant or args.edition else records()
         return _print(bench(chosen, args.seed, args.cards, args.held_out_seed, exposure=args.exposure,
                             style=args.style, latency_cards=args.latency_cards), args.json, sys.stdout)
     if args.cards_command == "learn":
         return _learn(args, config, record, state_dir)
     if args.sim:
-        from .vision.bench import bench
+        from ..vision.bench import bench
         return _print(bench([record], args.seed, args.cards), args.json, sys.stdout)
     return _photos(args, record, state_dir)
 
@@ -162,15 +162,15 @@ def _print(result: dict[str, object], as_json: bool, out: TextIO) -> int:
 
 
 def _deck(record: Edition, state_dir: Path | None) -> Deck:
-    from .vision.templates import load
+    from ..vision.templates import load
     if state_dir is None:
         raise ConfigError("no state directory: --state-dir DIR (where cards learn kept the templates)")
     return load(state_dir, log=lambda line: print(line, file=sys.stderr)).deck(record.key)
 
 
 def _photos(args: argparse.Namespace, record: Edition, state_dir: Path | None) -> int:
-    from .vision.photos import PhotoError, named_photos, test_photos
-    from .vision.report import ContactSheet
+    from ..vision.photos import PhotoError, named_photos, test_photos
+    from ..vision.report import ContactSheet
     try:
         sheet = None if args.report is None else ContactSheet(args.report, f"cards test {args.directory}: the "
                                                                          f"photos not read right")
@@ -186,11 +186,11 @@ def _photos(args: argparse.Namespace, record: Edition, state_dir: Path | None) -
 
 
 def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir: Path | None) -> int:
-    from .vision.templates import load, save
+    from ..vision.templates import load, save
     learned_from = ""
     missed: list[FaceSpec]
     if args.directory is not None:
-        from .vision.photos import PhotoError, learn_photos
+        from ..vision.photos import PhotoError, learn_photos
         try:
             deck, used = learn_photos(record, args.directory, warn=lambda line: print(f"uno-shooter: {line}",
                                                                                      file=sys.stderr))
@@ -199,10 +199,10 @@ def _learn(args: argparse.Namespace, config: Config, record: Edition, state_dir:
             return 2
         missed, learned_from = [], f" from {used} photo{'s' if used != 1 else ''}"
     elif args.sim:
-        from .vision.learn import learn_sim
+        from ..vision.learn import learn_sim
         deck, missed = learn_sim(record, args.seed, every_colour=True)
     else:
-        from .vision.live import learn_live
+        from ..vision.live import learn_live
         if config.camera is None:
             print("uno-shooter: no [camera] in the config (docs/vision.md); --sim learns from the simulator",
                   file=sys.stderr)

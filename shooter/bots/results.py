@@ -1,6 +1,6 @@
 """What a bot game at the simulated table leaves (``uno-shooter simulate``): its result, and an exact variant's
-with its shots. Apart from both simulators (:mod:`shooter.simulate` plays the Extreme family's games and hands the
-counting family's to :mod:`shooter.simulate_exact`), so that neither imports the other's results."""
+with its shots. Apart from both simulators (:mod:`shooter.bots.simulate` plays the Extreme family's games and hands the
+counting family's to :mod:`shooter.bots.simulate_exact`), so that neither imports the other's results."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 
 :class:`PileCamera` is what the composition root (:mod:`shooter.app`) builds when ``[camera]`` is configured: a
 camera (a hal backend, or the simulated camera over ``world.pile``), a :class:`~shooter.vision.PileWatcher` with
-the deck learned for the game's edition, and the :class:`~shooter.frame_pump.FramePump` that feeds one to the
-other and posts each read to :meth:`shooter.pile_reports.PileReports.take`.
+the deck learned for the game's edition, and the :class:`~shooter.camera.frame_pump.FramePump` that feeds one to the
+other and posts each read to :meth:`shooter.camera.pile_reports.PileReports.take`.
 
 The watcher takes every change of the pile that settles for a card put down. Some changes are not: the pile is
 gathered, refilled into the shooter, a wrong card is taken back, Uno Flip turns it over, the dealer turns up the
@@ -41,19 +41,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .camera_words import SimScene
-from .editions import Edition
+from ..editions import Edition
+from ..loop import ControlLoop
+from ..vocabulary import EventName, Reason
 from .frame_pump import FRAME_INTERVAL, FramePump
-from .loop import ControlLoop
 from .reads import Read
-from .vocabulary import EventName, Reason
+from .words import SimScene
 
 if TYPE_CHECKING:
     from hal.clock import Clock
     from sim.world import ShooterWorld
 
-    from .controller import Controller
-    from .vision import Deck, PileWatcher
+    from ..controller import Controller
+    from ..vision import Deck, PileWatcher
 
 LEARN_SEED = 1          # the simulated owner's one learning session (cards learn --sim --seed 1)
 QUIET_S = 1.0           # the simulated camera in virtual time renders this long after the view changed (unless told)
@@ -66,7 +66,7 @@ def learned_from_renders(record: Edition) -> Deck:
     """The deck learned from rendered cards, as ``cards learn --sim`` learns it and ``cards bench`` measures it:
     each coloured face in each of its colours (once per edition a run)."""
     if record.key not in _LEARNED:
-        from .vision import learn_sim
+        from ..vision import learn_sim
         _LEARNED[record.key], _ = learn_sim(record, LEARN_SEED, every_colour=True)
     return _LEARNED[record.key]
 
@@ -81,7 +81,7 @@ class Decks:
     log: Callable[[str], None]
 
     def __call__(self, record: Edition) -> Deck | None:
-        from .vision import load_templates
+        from ..vision import load_templates
         found: Deck | None = None
         where = "none learned"
         if self.state_dir is not None:
@@ -176,7 +176,7 @@ def same_place(a: Read, b: Read) -> bool:
     if a.quad is None or b.quad is None:
         return False
     # (loaded with the camera already)
-    from .vision.card import same_place as outlines_match
+    from ..vision.card import same_place as outlines_match
     return outlines_match(a.quad, b.quad)
 
 
