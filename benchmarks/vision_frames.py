@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shooter.editions import records
-from shooter.vision import card, match, watcher
+from shooter.vision import card, match, outline, watcher
 from shooter.vision.learn import learn_sim
 from shooter.vision.synthetic import held_out_set
 
@@ -115,7 +115,7 @@ def main(argv: list[str]) -> int:
                 found = locate(*a, **k)
                 if found is not None:
                     w = watcher.PileWatcher(decks[key], (0, 0, view.shape[1], view.shape[0]))
-                    match.classify(decks[key], card.features(card.rectify(view, found[0])), found[0], w.settings,
+                    match.classify(decks[key], card.features(outline.rectify(view, found[0])), found[0], w.settings,
                                      exact=found[1])
                 profiler.disable()
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("cumulative").print_stats(40)

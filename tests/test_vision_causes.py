@@ -167,7 +167,7 @@ def test_an_outline_is_a_card_only_if_the_mounting_can_see_a_card_so():
     # card_shaped: every true outline of a card under the held-out mountings (30 to 60 cm, tilts up to 30°, every
     # roll and lens) passes; the outline fitted across two black cards under a cold light (the tinted test's
     # seed 3, where the old code read a forced swap as a sure skip two) does not
-    from shooter.vision.card import card_shaped
+    from shooter.vision.outline import card_shaped
     from sim.camera.faces import HEIGHT, WIDTH
     rng = random.Random("shapes")
     for _ in range(150):

@@ -172,11 +172,11 @@ class Gate:
 
 def same_place(a: Read, b: Read) -> bool:
     """The two reads found a card at the same place, turned the same way
-    (:func:`shooter.vision.card.same_place`)."""
+    (:func:`shooter.vision.outline.same_place`)."""
     if a.quad is None or b.quad is None:
         return False
     # (loaded with the camera already)
-    from ..vision.card import same_place as outlines_match
+    from ..vision.outline import same_place as outlines_match
     return outlines_match(a.quad, b.quad)
 
 

@@ -33,7 +33,7 @@ class Read:
     confidence: float = 1.0
     alternatives: tuple[Alternative, ...] = ()
     unsure: bool = False
-    # a numpy array of 4 corners (shooter.vision.card.Quad): Any, so that this module needs no numpy
+    # a numpy array of 4 corners (shooter.vision.outline.Quad): Any, so that this module needs no numpy
     quad: Any = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -12,7 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..camera.reads import Read
-from .card import Features, Quad, turned
+from .card import Features, turned
+from .outline import Quad
 from .settings import WatchSettings
 from .templates import BLACK, Deck, Face
 

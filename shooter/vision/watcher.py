@@ -9,7 +9,7 @@ How: inside ``region`` (x, y, w, h: the ``[camera] pile`` setting) each frame is
 a frame that differs from the last one (motion: a hand, a card falling) restarts the stability window. Once the
 view has been still for the window, it is compared with the view after the last card (the reference): the
 comparison is made on colours divided by their neighbourhood's brightness, so that a shadow or a change of light
-does not count as a change. A change big enough and shaped like a card (:func:`shooter.vision.card.outline`) is
+does not count as a change. A change big enough and shaped like a card (:func:`shooter.vision.outline.outline`) is
 the new card (it lies on top, whole); anything else (a hand at rest, a shadow) becomes the new reference and is
 not read. The card is straightened and matched to the deck (:func:`shooter.vision.match.classify`): its ink
 compared with the deck's learned inks (nearest, and how much nearer than the next), its symbol with each face's
@@ -36,13 +36,16 @@ import numpy.typing as npt
 
 from ..camera.reads import Read
 from .card import (
-    ASPECT,
     CLIPPED,
-    SIZE,
     Features,
+    features,
+)
+from .match import classify, hue_points
+from .outline import (
+    ASPECT,
+    SIZE,
     Quad,
     channel_max,
-    features,
     ordered,
     outline,
     rectify,
@@ -50,7 +53,6 @@ from .card import (
     same_place,
     still_outline,
 )
-from .match import classify, hue_points
 from .settings import WatchSettings
 from .templates import Deck
 
@@ -383,7 +385,7 @@ def _round_change(change: npt.NDArray[np.uint8], settings: WatchSettings) -> Qua
 
 def _whole_top_card(change: npt.NDArray[np.uint8], top_card: Callable[[], Quad | None],
                     settings: WatchSettings) -> Quad | None:
-    """The top card found as a still would be (``top_card``: :func:`~shooter.vision.card.still_outline` of the
+    """The top card found as a still would be (``top_card``: :func:`~shooter.vision.outline.still_outline` of the
     view): it counts only when the change lies inside that card (a hand at rest, partly over the pile, does
     not)."""
     if change.sum() < settings.min_card_share * change.size * 0.1:
@@ -438,7 +440,7 @@ class StillCard:
 def still_card(photo: Frame, region: Region | None = None,
                settings: WatchSettings = WatchSettings()) -> StillCard | None:
     """The top card of one photo (no earlier view): the one whole card-shaped field inside a white border
-    (:func:`~shooter.vision.card.still_outline`), straightened; None when no card is found. ``cards test DIR``
+    (:func:`~shooter.vision.outline.still_outline`), straightened; None when no card is found. ``cards test DIR``
     reads it, ``cards learn DIR`` learns from it."""
     x, y, w, h = region or (0, 0, photo.shape[1], photo.shape[0])
     view = photo[y:y + h, x:x + w]
