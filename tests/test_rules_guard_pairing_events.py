@@ -16,7 +16,7 @@ import pytest
 
 from shooter import beeps
 from shooter.access import Caller, Link
-from shooter.commands.table import pairing as commands
+from shooter.commands import pairing as commands
 from shooter.errors import CommandError
 from shooter.events import Broadcast
 from shooter.persist import Store
