@@ -438,3 +438,53 @@ def test_an_attack_round_played_from_the_page_alone(table, phones, token, lang):
     expect(page.locator("#result-title")).to_have_text(w("result.round", n=1, who="Anna"))
     expect(page.locator("#result-table tr.winner")).to_have_text(re.compile(r"^Anna\s*\+50\s*50$"))
     assert status_of(table)["game"]["totals"] == {"1": 50, "2": 0, "3": 0}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_an_attack_discard_all_asks_how_many_more_cards_went_and_the_hand_count_follows(table, phones, token, lang):
+    # AT-HANDS from the page: a Discard All asks how many more cards of its colour went with it (numbers up to
+    # what the hand holds besides it), sends discarded=N, and the seat's count falls by N + 1; a refused count
+    # leaves the numbers open to tap again
+    w = Words(lang)
+    page = phones(key=token, lang=lang)
+    for line in ("names seats=Anna,Bram,Cor", "game new players=3 variant=attack force", "round start first=5"):
+        answered(table, line)
+    heading(page, w("turn.line", who="Bram"))
+    held = status_of(table)["game"]["hands"]
+    button(page, w.card("attack", "discard-all")).click()
+    group = page.get_by_role("group", name=w("pad.discarded", card=w.card("attack", "discard-all")))
+    expect(group).to_be_visible()
+    expect(group.get_by_role("button")).to_have_count(min(held["2"] - 1, 9) + 1 + 1)  # 0..held-1, and Cancel
+    group.get_by_role("button", name="2", exact=True).click()
+    heading(page, w("turn.line", who="Cor"))
+    expect(group).to_be_hidden()
+    assert status_of(table)["game"]["hands"]["2"] == held["2"] - 3
+
+    button(page, w.card("attack", "discard-all")).click()   # Cor's: Cancel closes the numbers, nothing sent
+    button(page, w("btn.cancel")).click()
+    expect(group).to_be_hidden()
+    button(page, w.card("attack", "discard-all")).click()   # Escape too
+    page.keyboard.press("Escape")
+    expect(group).to_be_hidden()
+    button(page, w.card("attack", "discard-all")).click()
+    answered(table, "set seat=3 hand=4")   # the count corrected under the open numbers: 6 more is now too many
+    group.get_by_role("button", name="6", exact=True).click()
+    expect(page.locator("#toast")).to_be_visible()
+    expect(group).to_be_visible()          # refused: the numbers stay open
+    assert status_of(table)["game"]["hands"]["3"] == 4
+    group.get_by_role("button", name="1", exact=True).click()
+    heading(page, w("turn.line", who="Anna"))
+    assert status_of(table)["game"]["hands"]["3"] == 2
+
+
+def test_an_extreme_discard_all_keeps_no_counts_and_plays_at_once(table, phones, token):
+    # Uno Extreme's Discard All keeps no hand counts: the pad plays it at once, asking nothing
+    w = Words("en")
+    page = phones(key=token)
+    for line in ("names seats=Anna,Bram,Cor", "game new players=3 variant=extreme force", "round start first=5"):
+        answered(table, line)
+    heading(page, w("turn.line", who="Bram"))
+    button(page, w.card("extreme", "discard-all")).click()
+    heading(page, w("turn.line", who="Cor"))
+    expect(page.locator("#discard")).to_be_hidden()
+    assert status_of(table)["game"]["hands"] is None
