@@ -13,9 +13,9 @@ pads. Where each comes from:
   ``digits`` (the faces of its number cards), the cards that are ``targeted`` (the player taps a seat: their
   effect aims, :data:`shooter.editions.AIMED_EFFECTS`), of those the ``swaps`` (the player trades hands with the
   seat; the others turn the shooter there), the ``discards`` (a Discard All of an edition that keeps hand
-  counts: the page asks how many more cards of the colour went with it), each card's ``copies`` in the deck (``null``: not known;
-  the page puts the most played on its pad's first page) and ``points`` in a hand (``null``: a number card, its
-  face value; the hands pad adds them up) and the ``names`` printed on them per language;
+  counts: the page asks how many more cards of the colour went with it), each card's ``copies`` in the deck
+  (``null``: not known; the page puts the most played on its pad's first page) and ``points`` in a hand
+  (``null``: a number card, its face value; the hands pad adds them up) and the ``names`` printed on them per language;
 - ``defaults``: the form's first choices, this controller's own: ``players`` its seats without a game
   (``[table] default_seats``), ``dealer`` and ``start`` its rule options (``[rules] default_dealer``,
   ``classic_first_card``), which a console's ``game new`` without them gets too.
