@@ -32,6 +32,10 @@ from tests.page_rig import (  # noqa: F401 - fixtures: the module's server, its 
 )
 
 pytestmark = pytest.mark.browser
+try:   # axe-core (the test extra): tests/test_page_axe.py fails without it under .ci/run; here it is a bonus
+    from axe_playwright_python.sync_playwright import Axe as AXE
+except ImportError:  # pragma: no cover - the test extra installs it
+    AXE = None
 ROOT = Path(__file__).parent.parent
 SHOTS = ROOT / "docs" if os.environ.get("UNO_SHOOTER_SCREENSHOTS") == "1" else None
 NAMES = ("Anna", "Bram", "Cor")
@@ -455,6 +459,12 @@ def test_an_attack_discard_all_asks_how_many_more_cards_went_and_the_hand_count_
     group = page.get_by_role("group", name=w("pad.discarded", card=w.card("attack", "discard-all")))
     expect(group).to_be_visible()
     expect(group.get_by_role("button")).to_have_count(min(held["2"] - 1, 9) + 1 + 1)  # 0..held-1, and Cancel
+    for box in [b.bounding_box() for b in group.get_by_role("button").all()]:
+        assert box["width"] >= 44 and box["height"] >= 44, box   # a thumb's target, each in the viewport
+        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+    if lang == "en" and AXE is not None:   # axe-core, as tests/test_page_axe.py runs it on every view
+        found = [f"{v['id']} ({v['impact']})" for v in AXE().run(page).response["violations"]]
+        assert not found, found
     group.get_by_role("button", name="2", exact=True).click()
     heading(page, w("turn.line", who="Cor"))
     expect(group).to_be_hidden()
