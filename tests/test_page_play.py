@@ -32,6 +32,10 @@ from tests.page_rig import (  # noqa: F401 - fixtures: the module's server, its 
 )
 
 pytestmark = pytest.mark.browser
+try:   # axe-core (the test extra): tests/test_page_axe.py fails without it under .ci/run; here it is a bonus
+    from axe_playwright_python.sync_playwright import Axe as AXE
+except ImportError:  # pragma: no cover - the test extra installs it
+    AXE = None
 ROOT = Path(__file__).parent.parent
 SHOTS = ROOT / "docs" if os.environ.get("UNO_SHOOTER_SCREENSHOTS") == "1" else None
 NAMES = ("Anna", "Bram", "Cor")
@@ -438,3 +442,59 @@ def test_an_attack_round_played_from_the_page_alone(table, phones, token, lang):
     expect(page.locator("#result-title")).to_have_text(w("result.round", n=1, who="Anna"))
     expect(page.locator("#result-table tr.winner")).to_have_text(re.compile(r"^Anna\s*\+50\s*50$"))
     assert status_of(table)["game"]["totals"] == {"1": 50, "2": 0, "3": 0}
+
+
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_an_attack_discard_all_asks_how_many_more_cards_went_and_the_hand_count_follows(table, phones, token, lang):
+    # AT-HANDS from the page: a Discard All asks how many more cards of its colour went with it (numbers up to
+    # what the hand holds besides it), sends discarded=N, and the seat's count falls by N + 1; a refused count
+    # leaves the numbers open to tap again
+    w = Words(lang)
+    page = phones(key=token, lang=lang)
+    for line in ("names seats=Anna,Bram,Cor", "game new players=3 variant=attack force", "round start first=5"):
+        answered(table, line)
+    heading(page, w("turn.line", who="Bram"))
+    held = status_of(table)["game"]["hands"]
+    button(page, w.card("attack", "discard-all")).click()
+    group = page.get_by_role("group", name=w("pad.discarded", card=w.card("attack", "discard-all")))
+    expect(group).to_be_visible()
+    expect(group.get_by_role("button")).to_have_count(min(held["2"] - 1, 9) + 1 + 1)  # 0..held-1, and Cancel
+    for box in [b.bounding_box() for b in group.get_by_role("button").all()]:
+        assert box["width"] >= 44 and box["height"] >= 44, box   # a thumb's target, each in the viewport
+        assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+    if lang == "en" and AXE is not None:   # axe-core, as tests/test_page_axe.py runs it on every view
+        found = [f"{v['id']} ({v['impact']})" for v in AXE().run(page).response["violations"]]
+        assert not found, found
+    group.get_by_role("button", name="2", exact=True).click()
+    heading(page, w("turn.line", who="Cor"))
+    expect(group).to_be_hidden()
+    assert status_of(table)["game"]["hands"]["2"] == held["2"] - 3
+
+    button(page, w.card("attack", "discard-all")).click()   # Cor's: Cancel closes the numbers, nothing sent
+    button(page, w("btn.cancel")).click()
+    expect(group).to_be_hidden()
+    button(page, w.card("attack", "discard-all")).click()   # Escape too
+    page.keyboard.press("Escape")
+    expect(group).to_be_hidden()
+    button(page, w.card("attack", "discard-all")).click()
+    answered(table, "set seat=3 hand=4")   # the count corrected under the open numbers: 6 more is now too many
+    group.get_by_role("button", name="6", exact=True).click()
+    expect(page.locator("#toast")).to_be_visible()
+    expect(group).to_be_visible()          # refused: the numbers stay open
+    assert status_of(table)["game"]["hands"]["3"] == 4
+    group.get_by_role("button", name="1", exact=True).click()
+    heading(page, w("turn.line", who="Anna"))
+    assert status_of(table)["game"]["hands"]["3"] == 2
+
+
+def test_an_extreme_discard_all_keeps_no_counts_and_plays_at_once(table, phones, token):
+    # Uno Extreme's Discard All keeps no hand counts: the pad plays it at once, asking nothing
+    w = Words("en")
+    page = phones(key=token)
+    for line in ("names seats=Anna,Bram,Cor", "game new players=3 variant=extreme force", "round start first=5"):
+        answered(table, line)
+    heading(page, w("turn.line", who="Bram"))
+    button(page, w.card("extreme", "discard-all")).click()
+    heading(page, w("turn.line", who="Cor"))
+    expect(page.locator("#discard")).to_be_hidden()
+    assert status_of(table)["game"]["hands"] is None

@@ -199,3 +199,22 @@ def test_a_pads_swaps_are_its_targeted_cards_that_do_not_turn_the_shooter_to_the
     pad = DOC["pads"][key]
     assert set(pad["swaps"]) <= set(pad["targeted"])
     assert [card for card in pad["targeted"] if not owes_at_the_target(key, card)] == pad["swaps"], key
+
+
+def takes_discarded(key: str, card: str) -> bool:
+    """Whether a fresh table of this pad takes `play CARD discarded=0` (with a seat to aim at, if it aims)."""
+    t = fresh_table(key)
+    try:
+        t.play(card, discarded=0, target=4 if card in DOC["pads"][key]["targeted"] else None)
+    except CommandError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("key", sorted(DOC["pads"]))
+def test_a_pads_discards_are_the_cards_the_table_takes_discarded_with(key):
+    # AT-HANDS: the page asks "how many more?" exactly for the cards whose `play CARD discarded=N` the controller
+    # takes (a Discard All of an edition that keeps hand counts); asked of another card, it would be refused
+    pad = DOC["pads"][key]
+    assert pad["discards"] == [card for card in pad["cards"] if takes_discarded(key, card)], key
+    assert bool(pad["discards"]) == (PADS[key][0].variant == "attack"), key  # Uno Extreme keeps no counts

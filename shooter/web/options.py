@@ -12,9 +12,10 @@ pads. Where each comes from:
 - ``pads``: per pad (each side of each edition's deck) its ``cards`` in the pad's order (the record's), its
   ``digits`` (the faces of its number cards), the cards that are ``targeted`` (the player taps a seat: their
   effect aims, :data:`shooter.editions.AIMED_EFFECTS`), of those the ``swaps`` (the player trades hands with the
-  seat; the others turn the shooter there), each card's ``copies`` in the deck (``null``: not known;
-  the page puts the most played on its pad's first page) and ``points`` in a hand (``null``: a number card, its
-  face value; the hands pad adds them up) and the ``names`` printed on them per language;
+  seat; the others turn the shooter there), the ``discards`` (a Discard All of an edition that keeps hand
+  counts: the page asks how many more cards of the colour went with it), each card's ``copies`` in the deck
+  (``null``: not known; the page puts the most played on its pad's first page) and ``points`` in a hand
+  (``null``: a number card, its face value; the hands pad adds them up) and the ``names`` printed on them per language;
 - ``defaults``: the form's first choices, this controller's own: ``players`` its seats without a game
   (``[table] default_seats``), ``dealer`` and ``start`` its rule options (``[rules] default_dealer``,
   ``classic_first_card``), which a console's ``game new`` without them gets too.
@@ -53,6 +54,10 @@ def pads() -> dict[str, dict[str, Any]]:
                 "targeted": [name for name in cards if side.cards[name].effect in AIMED_EFFECTS],
                 # of those, the cards whose player trades hands with the seat (the shooter does not turn there)
                 "swaps": [name for name in cards if side.cards[name].effect == Effect.SWAP],
+                # AT-HANDS: the cards whose player says how many more of the colour went with it (discarded=),
+                # in an edition that keeps hand counts (elsewhere the controller refuses discarded=)
+                "discards": [name for name in cards if record.hand_counts
+                             and side.cards[name].effect == Effect.DISCARD_ALL],
                 "copies": {name: side.cards[name].count for name in cards},
                 "points": {name: side.cards[name].points for name in cards},
                 "names": {lang: {name: names.get(name, name) for name in cards}

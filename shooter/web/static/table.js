@@ -28,6 +28,25 @@ function seatTapped(seat) {
   act(line(seat), {ok: () => { endPick(); if (done) done(); }});
 }
 
+// ---- a Discard All's count (AT-HANDS): how many more cards of the colour went with it ----
+// Numbers up to what the player's hand holds besides the card (0..9 where its count is unknown); like the seat
+// pick, the choice stays open until the controller takes the line: a refused count can be tapped again.
+const MAX_DISCARD = 9;
+function pickDiscarded(game, card, last) {
+  const held = game.hands ? game.hands[String(game.current)] : null;
+  const most = held == null ? MAX_DISCARD : Math.max(0, Math.min(held - 1, MAX_DISCARD));
+  $("discard-text").textContent = t("pad.discarded", {card: cardName(game, card)});
+  $("discard-options").replaceChildren(...Array.from({length: most + 1}, (_, n) => {
+    const b = el("button", {type: "button", textContent: String(n)});
+    b.addEventListener("click", guarded(() => act(`play ${card} discarded=${n}${last}`,
+      {ok: () => { endDiscard(); $("last").checked = false; }})));
+    return b;
+  }));
+  $("discard").hidden = false;
+  $("discard-options").firstChild.focus();
+}
+function endDiscard() { $("discard").hidden = true; }
+
 // ---- the turn line and what is under it ----
 function turnLine(game) {
   if (!game) return [t("turn.none"), ""];
@@ -71,6 +90,7 @@ export function renderTable(st) {
   const phase = game ? game.phase : "none";
   const playing = phase === "play";
   if (!playing && S.mode) endPick();   // the round ended under the pick: nothing to pick a seat for
+  if (!playing) endDiscard();          // nor a count of discarded cards to give
   $("circle").hidden = phase === "scoring" || !!(game && renderedResult(game));
   renderCircle(st);
   $("play-panel").hidden = !(playing || !game);
@@ -152,6 +172,7 @@ function renderPad(game) {
 }
 function playCard(card) {
   endPick();
+  endDiscard();
   const game = S.status.game;
   const last = $("last").checked && !exact(game) ? " last" : "";
   $("pad").dataset.page = "1";
@@ -162,6 +183,7 @@ function playCard(card) {
       (seat) => `play ${card} target=${seat}${last}`, () => { $("last").checked = false; });
     return;
   }
+  if (pad(game).discards.includes(card)) { pickDiscarded(game, card, last); return; }  // the pad's data again
   act(`play ${card}${last}`, {ok: () => { $("last").checked = false; }});
   renderPad(game);
 }
@@ -280,8 +302,10 @@ function choose(title, options) {  // a short list to pick from (a penalty's kin
 }
 export function wireTable() {
   $("mode-cancel").addEventListener("click", endPick);
-  $("press").addEventListener("click", guarded(() => { endPick(); act("press"); }));
-  $("undo").addEventListener("click", guarded(() => { endPick(); act("undo"); }));
+  $("discard-cancel").addEventListener("click", endDiscard);
+  $("discard").addEventListener("keydown", (e) => { if (e.key === "Escape") endDiscard(); });
+  $("press").addEventListener("click", guarded(() => { endPick(); endDiscard(); act("press"); }));
+  $("undo").addEventListener("click", guarded(() => { endPick(); endDiscard(); act("undo"); }));
   for (const id of ["uno", "catch"]) {
     const b = $(id);
     b.addEventListener("click", guarded(() => {
