@@ -104,7 +104,7 @@ PASSED_ON = {
     "access.py: NotPaired(NOT_PAIRED)": "NOT_PAIRED, a site of its own",
     "controller.py: command_error(*refusal)": "the launcher's refusals, (code, message) pairs",
     "dealer.py: command_error(*refusal)": "the launcher's refusals and the dealer's busy pair",
-    "game_commands.py: command_error(*refusal)": "the launcher's refusals",
+    "commands/game.py: command_error(*refusal)": "the launcher's refusals",
     "table/families.py: TooLate(problem)": "the *_problem functions' returns",
     "table/families.py: command_error(*problem)": "the exact Uno problems, (code, message) pairs",
     "table/table.py: NoExitSensor(problem)": "_sensor_problem's return",
