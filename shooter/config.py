@@ -142,7 +142,7 @@ class Config:
     state_dir: Path = Path("/var/lib/uno-shooter")
     pin_factory: str = "auto"
     sim_cards: int = 83                    # 112 cards - 4 hands of 7 - the first card
-    sim_scene: str = SimScene.HELD_OUT     # the simulated camera's light, pose and hands (camera_words)
+    sim_scene: str = SimScene.HELD_OUT     # the simulated camera's light, pose and hands (camera/words.py)
     watchdog: bool = True
     servo_backend: str = "gpiozero"        # or "sysfs": the kernel's hardware PWM (hal.servo_sysfs)
     pwm_chip: int | None = None            # /sys/class/pwm/pwmchipN for the sysfs servo; None = the only one
