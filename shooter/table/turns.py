@@ -272,8 +272,8 @@ class TurnRules(TableBase):
         Effect.HIT: _play_hit,
         Effect.EXTREME_HIT: _play_extreme_hit,
         Effect.DISCARD_ALL: _play_plain,  # AT-DALL: the player discards the colour's cards; the turn passes
-        # AT-TRADE: the player swaps hands with the target (aimed like an Extreme Hit); the Extreme family
-        # counts no cards, so nothing is moved; the turn passes to the next seat
+        # AT-TRADE: the player swaps hands with the target (aimed like an Extreme Hit; the two counts swap in
+        # _count_play, where the edition keeps them); the turn passes to the next seat
         Effect.SWAP: _play_plain,
         Effect.ALL_HIT: _play_all_hit,
         Effect.HIT_FIRE: _play_hit_fire,
