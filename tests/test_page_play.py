@@ -425,6 +425,10 @@ def test_an_attack_round_played_from_the_page_alone(table, phones, token, lang):
 
     card("trade-hands").click()   # Cor trades with Anna: the page asks for a seat, not where the shooter turns
     expect(page.locator("#mode-text")).to_have_text(w("pad.pick", card=w.card("attack", "trade-hands")))
+    page.keyboard.press("Escape")   # Escape closes the pick as Cancel does; nothing is sent
+    expect(page.locator("#mode")).to_be_hidden()
+    card("trade-hands").click()
+    expect(page.locator("#mode-text")).to_have_text(w("pad.pick", card=w.card("attack", "trade-hands")))
     held = status_of(table)["game"]["hands"]   # AT-HANDS: each seat's count, shown at its seat
     button(page, f"Anna, {w('seat.hand', n=held['1'])}").click()
     heading(page, w("turn.line", who="Anna"))

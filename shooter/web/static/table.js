@@ -303,7 +303,8 @@ function choose(title, options) {  // a short list to pick from (a penalty's kin
 export function wireTable() {
   $("mode-cancel").addEventListener("click", endPick);
   $("discard-cancel").addEventListener("click", endDiscard);
-  $("discard").addEventListener("keydown", (e) => { if (e.key === "Escape") endDiscard(); });
+  // Escape closes an open seat pick or row of numbers, as Cancel does, wherever the focus is (a seat, a card)
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") { endPick(); endDiscard(); } });
   $("press").addEventListener("click", guarded(() => { endPick(); endDiscard(); act("press"); }));
   $("undo").addEventListener("click", guarded(() => { endPick(); endDiscard(); act("undo"); }));
   for (const id of ["uno", "catch"]) {
