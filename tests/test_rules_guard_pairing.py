@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from hal import VirtualClock
-from shooter.errors import CommandError, StateFileError
+from shooter.access import Access, Caller, Link, refusal
+from shooter.errors import CommandError, NotPaired, StateFileError
 from shooter.persist import Store
 from shooter.web.pairing import MAX_TOKENS, TOKENS_FILE, Pairing
 from shooter.web.tokens_file import LABEL_LENGTH, MAX_ID, tokens_from_dict
@@ -21,6 +22,8 @@ TOKEN = {"id": 3, "hash": HASH, "label": "iPhone"}
 
 @pytest.mark.parametrize(("data", "message"), [
     ([], "Saved pairings: must be an object of tokens (and next_id), not of []."),
+    (5, "Saved pairings: must be an object of tokens (and next_id), not of []."),
+    ("tokens", "Saved pairings: must be an object of tokens (and next_id), not of []."),
     ({"tokens": [], "extra": 1}, "Saved pairings: must be an object of tokens (and next_id), not of "
                                  "['extra', 'tokens']."),
     ({"a": 1, "b": 2, "c": 3, "d": 4, "e": 5}, "Saved pairings: must be an object of tokens (and next_id), not of "
@@ -162,3 +165,11 @@ def test_the_token_cap_revokes_the_oldest_as_an_unpair_and_keeps_the_newest(tmp_
         grant = p.approve(p.request(lambda n: None, address=f"10.0.0.{i}").number)
     assert grant.evicted == [2] and revoked == [1, 2]
     assert [t["id"] for t in p.status()["paired"]] == list(range(3, MAX_TOKENS + 3))
+
+
+def test_a_command_an_unpaired_browser_may_not_run_is_refused_in_the_one_documented_sentence():
+    # docs/protocol.md, "Who may run what": an unpaired browser is told to pair, with the command's words left out
+    refused = refusal("game new players=3", Access.PAIRED, Caller(Link.WEB))
+    assert isinstance(refused, NotPaired)
+    assert str(refused) == ("this browser may only watch: pair it (press the shooter's button when asked) "
+                            "to send commands")

@@ -55,6 +55,9 @@ def saved_games() -> dict[str, dict[str, Any]]:
     t.play("7")
     games["last"] = snapshot(t.game, t.phase)       # a last play a wrong-card penalty can take back
     games["classic"] = exact_snapshot_with_a_challenge()
+    t = _new(variant="attack")
+    t.start_round("5")
+    games["attack"] = snapshot(t.game, t.phase)     # AT-HANDS: an Extreme-family game that counts the hands
     return games
 
 
@@ -200,6 +203,9 @@ REFUSED = [
      'Saved table state: game.uno_window does not fit phase deal.'),
     ('round-winner-in-play', 'busy', [(('round_winner',), 2)],
      'Saved table state: game.round_winner does not fit phase play.'),
+    # AT-HANDS: an Attack game's counts may leave a seat out (not known), never name a seat the game lacks
+    ('attack-hands-of-no-seat', 'attack', [(('extreme', 'hands', '4'), 7)],
+     'Saved table state: game.extreme.hands must be null or map seats of 1..3 (as strings) to card counts.'),
 ]
 
 
@@ -221,6 +227,8 @@ ACCEPTED = [
     ('out-last-seat', 'between', [(('out',), [3]), (('rounds', 0, 'out'), [3])]),
     ('going-out-owing', 'busy', [(('going_out',), 2)]),
     ("points-at-their-bound", "over", [(("totals", "1"), 10_000_000)]),
+    ("attack-hands-some-seats-not-known", "attack", [(("extreme", "hands", "2"), DELETE)]),
+    ("attack-hands-not-known", "attack", [(("extreme", "hands"), None)]),
 ]
 
 
