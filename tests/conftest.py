@@ -94,3 +94,17 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("fault suite")
     for result in module.RESULTS:
         terminalreporter.write_line(result.row())
+
+
+def pytest_sessionstart(session):
+    """Under mutmut, a mutant of the built-in records' code: build them again with it on (tests/mutmut_editions.py)."""
+    from tests import mutmut_editions
+    if mutmut_editions.mutant().startswith(mutmut_editions.MUTANTS):
+        mutmut_editions.rebuild()
+
+
+def pytest_runtest_setup(item):
+    """Under mutmut's stats, the tests run against those mutants reach the code that builds the records."""
+    from tests import mutmut_editions
+    if mutmut_editions.mutant() == "stats" and item.nodeid.startswith(mutmut_editions.TESTS):
+        mutmut_editions.rebuild()

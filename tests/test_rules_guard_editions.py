@@ -10,6 +10,9 @@ checks those tables).
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+
 import pytest
 
 from shooter.editions import lookup
@@ -66,3 +69,17 @@ def test_the_phone_pad_of_each_printing(key: tuple[str, str]) -> None:
     record = lookup(*key)
     assert record.side().pad == PADS[key]
     assert (record.variant, record.edition, record.family) == (key[0], key[1], "extreme")
+
+
+def test_the_records_built_again_as_under_mutmut_are_the_same_objects_and_equal() -> None:
+    """tests/mutmut_editions.py's rebuild (run by mutmut only) leaves an unmutated registry as it was."""
+    from tests import mutmut_editions
+    records = importlib.import_module("shooter.editions.records")
+    before = [(r, dataclasses.replace(r)) for r in records.records()]
+    version, views = records._REGISTRY.version, (list(records.VARIANTS), list(records.EXTREME_CARD_REASONS))
+    mutmut_editions.rebuild()
+    assert [r for r, _copy in before] == records.records()
+    assert all(a is b for (a, _copy), b in zip(before, records.records(), strict=True))
+    assert all(r == copy and r.side().cards == copy.side().cards for r, copy in before)
+    assert records._REGISTRY.version > version
+    assert (list(records.VARIANTS), list(records.EXTREME_CARD_REASONS)) == views
