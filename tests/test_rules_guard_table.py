@@ -8,9 +8,11 @@ ids are docs/rules.md's.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
+from shooter.editions import lookup, register, unregister
 from shooter.errors import CommandError
 from shooter.table import Table
 from shooter.table.options import RuleOptions
@@ -91,8 +93,24 @@ def test_CL_FIRST_the_first_card_rule_given_configured_or_the_editions_first():
     assert _start(Table(options=RuleOptions(classic_first_card="apply")), "redraw") == "redraw"
 
 
-def _start(t: Table, start: str | None) -> str | None:
-    t.new_game(3, variant="classic", start=start)
+def test_CL_FIRST_a_records_own_first_card_rules_and_their_names():
+    # a record registered later with first-card rules of its own (a house deck): named in start='s refusal, and
+    # its first rule taken where the configured one is not among its rules
+    house = register(replace(lookup("classic"), variant="classic-apply", start_rules=("apply",)))
+    try:
+        t = Table()
+        assert refusal(lambda: t.new_game(3, variant="extreme", start="apply")) == (
+            "start= goes only with variant=classic, classic-apply.")
+        assert _start(Table(), None, "classic-apply") == "apply"   # the configured redraw is not its rule
+        assert _start(Table(), "apply", "classic-apply") == "apply"
+        assert refusal(lambda: Table().new_game(3, variant="classic-apply", start="redraw")) == (
+            "start= must be one of apply, got 'redraw'")
+    finally:
+        unregister(house)
+
+
+def _start(t: Table, start: str | None, variant: str = "classic") -> str | None:
+    t.new_game(3, variant=variant, start=start)
     assert t.game is not None
     return t.game.start
 
@@ -258,3 +276,20 @@ def test_the_family_follows_the_game_from_game_new_and_a_resumed_table():
     assert back.family.name == "counting" and back.record.key == "flip" and back.phase == "deal"
     back.start_round()
     assert back.phase == "first"
+
+
+def test_the_machines_triggers_are_not_commands_of_the_table():
+    # the table's commands pull the triggers through its family, after its checks: a trigger the machine would
+    # bind on the table (play_card, serve_press, ...) is not left there to be called around them
+    t = Table()
+    t.new_game(3)
+    t.start_round("7")
+    t.new_game(3, variant="classic")
+    t.start_round()
+    back = Table.from_dict(t.to_dict())
+    triggers = {"begin_game", "begin_round", "play_card", "serve_press", "call_uno", "catch_uno", "correct",
+                "give_advice_penalty", "take_back_wrong_card", "report_hand"}
+    assert triggers <= set(t.machine._edges) | set(back._machines["extreme"]._edges)
+    for table in (t, back):
+        assert not triggers & set(vars(table)), triggers & set(vars(table))
+        assert not any(hasattr(table, name) for name in triggers)
