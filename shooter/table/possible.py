@@ -163,7 +163,11 @@ def impossible_nested(game: GameState, phase: str, record: Edition) -> str | Non
     problem = impossible(game, phase, record)
     if problem is None and game.last_play is not None:
         before, before_phase = load_snapshot(game.last_play["before"], "last_play.before", nested=True)
-        problem = impossible(before, before_phase, record)
+        if (before.variant, before.edition) != (game.variant, game.edition):   # taken back, it would be played on
+            problem = (f"it is a game of {before.variant} {before.edition}, not of {game.variant} "
+                       f"{game.edition}")
+        else:
+            problem = impossible(before, before_phase, record)
         if problem is not None:
             problem = f"the play a wrong card takes back: {problem}"
     return problem
