@@ -5,14 +5,17 @@ read) on the frame in which a new card has lain still for ``settings.settle_s`` 
 no thread, no clock of its own (``now`` is the caller's clock), every threshold a named field of
 :class:`WatchSettings`.
 
-How: inside ``region`` (x, y, w, h: the ``[camera] pile`` setting) each frame is shrunk by ``settings.shrink``;
-a frame that differs from the last one (motion: a hand, a card falling) restarts the stability window. Once the
-view has been still for the window, it is compared with the view after the last card (the reference): the
-comparison is made on colours divided by their neighbourhood's brightness, so that a shadow or a change of light
-does not count as a change. A change big enough and shaped like a card (:func:`shooter.vision.outline.outline`) is
-the new card (it lies on top, whole); anything else (a hand at rest, a shadow) becomes the new reference and is
-not read. The card is straightened and matched to the deck (:func:`shooter.vision.match.classify`): its ink
-compared with the deck's learned inks (nearest, and how much nearer than the next), its symbol with each face's
+How: inside ``region`` (x, y, w, h: the ``[camera] pile`` setting) each frame is shrunk by ``settings.shrink``; a
+frame that differs from the last one (motion: a hand, a card falling) restarts the stability window, and each pixel
+keeps when it last moved. Once the view has been still for the window, it is compared with the view after the last
+card (the reference): the comparison is made on colours divided by their neighbourhood's brightness, so that a
+shadow or a change of light does not count as a change. A change big enough and shaped like a card
+(:func:`shooter.vision.outline.outline`) is the new card (it lies on top, whole); anything else (a hand at rest, a
+shadow) becomes the new reference and is not read. While a part of the view still moves (a hand reaching over
+another part of the pile), a change whose card and the pixels round it have lain still for the window is read as
+well (the window kept per part of the view, :meth:`PileWatcher._partly_still`); the reference then takes the view
+over that card alone. The card is straightened and matched to the deck (:func:`shooter.vision.match.classify`): its
+ink compared with the deck's learned inks (nearest, and how much nearer than the next), its symbol with each face's
 learned looks (normalised correlation, both ends up, a few pixels of slack); the read's confidence is the lower
 of the two. Below ``settings.sure`` the read is unsure: the caller
 asks the table rather than act, and :attr:`Read.alternatives` lists the nearest other readings. A card whose
@@ -62,6 +65,10 @@ __all__ = ["Frame", "PileWatcher", "Region", "Seen", "StillCard", "WatchSettings
 
 Frame = npt.NDArray[np.uint8]
 Region = tuple[int, int, int, int]
+
+# shrunk pixels round a card read while something moves elsewhere that must not have moved within the settling
+# window (a hand's blurred edge and its shadow move less than the motion level: :meth:`PileWatcher._partly_still`)
+PART_MARGIN = 4
 
 
 @dataclass(frozen=True)
@@ -143,10 +150,17 @@ class PileWatcher:
         self._taken_at = 1.0   # the exposure of the frame being read (as fed; 1 when not told)
         self._again: _LookAgain | None = None
         self._top_unlike: Quad | None = None   # a card came down on one waiting for a darker look: where that lay
+        # when each pixel of the shrunk view last moved (the settling window kept per part of the view: a card
+        # lying still is read while a hand moves elsewhere, :meth:`_partly_still`)
+        self._moved_at: npt.NDArray[np.float64] | None = None
+        # no card is read while a part of the view moves, until the whole view has lain still: a card found so
+        # wanted a darker look, or the last card is being taken back (:meth:`take_back`)
+        self._whole_only = False
 
     def reset(self) -> None:
         """Forget the pile: the next frame is the reference (a pile cleared away, the camera moved)."""
         self._last = self._reference = self._before = None
+        self._moved_at = None
         self._primed = 0
         self._again, self._top_unlike, self.exposure = None, None, 1.0
 
@@ -176,6 +190,10 @@ class PileWatcher:
         the card it uncovers is no new card (and one put down meanwhile is)."""
         if self._before is not None:
             self._reference = self._before   # (seen at the exposure of the next frame: :meth:`feed`)
+        # the hand that takes it away may pass anywhere: the pile is judged as a whole until it lies still (else
+        # the card, still there while the hand moves elsewhere, was found again in every frame, each time told
+        # to be no new card and the view before it made the reference again)
+        self._whole_only = True
 
     def prime(self) -> None:
         """The pile is about to change without a card put down (a wrong card taken back, the pile turned over, a
@@ -202,16 +220,65 @@ class PileWatcher:
             return self._look_again(frame, now, exposure)
         if self._top_unlike is not None:
             return self._newest_on_top(frame, now, exposure)
-        seen = self.seen(frame, now)
-        if seen is None or self.deck is None:
+        x, y, w, h = self.region
+        view = frame[y:y + h, x:x + w]
+        small = _shrunk(view, self.settings.shrink)
+        seen = self._settled(view, small, now)
+        if self.deck is None:
             return None
+        if seen is None:
+            return self._partly_still(view, small, now, exposure)
         return self._read(seen, exposure, now)
 
-    def _read(self, seen: Seen, exposure: float | None, now: float) -> Read | None:
-        """The card ``seen`` read; None while it waits for a darker look (its white clipped, the exposure known
-        and not yet the darkest). A view that dim at less than the camera's own exposure asks for a brighter one."""
-        assert self.deck is not None
+    def _partly_still(self, view: Frame, small: npt.NDArray[np.float32], now: float,
+                      exposure: float | None) -> Read | None:
+        """A new card read while something moves elsewhere in the view (a hand reaching over another part of the
+        pile): the settling window kept per part of the view. The change since the reference, the parts that moved
+        within the window and a margin round them (:data:`PART_MARGIN`) left out, is read when it is a card's
+        shape moved onto a card's own edges, none of it or of the margin round it moved within the window. The
+        reference then takes the view over that card (and the margin) alone: the rest, a hand in it, stays as it
+        was (else the hand's going was a change: no card's shape, or through the rectangle round it the edges
+        of a card under it). A card not found so waits for the whole view to lie still, as before: a change of
+        no card's outline on its own edges, a pile changing without a card put down (primed), a card being taken
+        back, a white the sensor clipped (looked at again darker once all is still)."""
+        if self._checked or self._primed or self._whole_only or self._moved_at is None or self._reference is None:
+            return None
+        s = self.settings
+        recent = np.asarray((now - self._moved_at) < s.settle_s, np.uint8)
+        if not recent.any():   # nothing moved within the window: the whole view is judged when its window ends
+            return None
+        margin = np.ones((2 * PART_MARGIN + 1, 2 * PART_MARGIN + 1), np.uint8)
+        near_motion = cv2.dilate(recent, margin) > 0
+        # the reference as it was but where something moved within the window (and round it): there the view now,
+        # no change; the change left is found as when the whole view lies still (:func:`locate`), on a card's edges
+        reference = np.where(near_motion[..., None], small, self._reference.small)
+        located = locate(view, small, reference, self._white(), s)
+        if located is None or not located[1]:
+            return None
+        fitted = located[0]
+        card = np.zeros(recent.shape, np.uint8)
+        cv2.fillConvexPoly(card, np.round((fitted + 0.5) / s.shrink - 0.5).astype(np.int32), 1)
+        card = np.asarray(cv2.dilate(card, margin), np.uint8)
+        if (card & recent).any():   # the card as fitted reaches where something moved
+            return None
+        x, y = self.region[:2]
+        seen = Seen(rectify(view, fitted), fitted + np.asarray([x, y], np.float32), True)
         found = features(seen.card)
+        if found.clipped and exposure is not None and exposure > s.darkest * 1.01:
+            self._whole_only = True   # looked at again darker, once the whole view is still
+            return None
+        over = cv2.resize(card, (view.shape[1], view.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+        pixels = np.where(over[..., None], view.astype(np.float32), self._reference.pixels)
+        self._before = self._reference
+        self._reference = _Kept(_shrunk(pixels, s.shrink), pixels, self._reference.exposure)
+        return self._read(seen, exposure, now, found)
+
+    def _read(self, seen: Seen, exposure: float | None, now: float, found: Features | None = None) -> Read | None:
+        """The card ``seen`` read (``found``: its features if already taken); None while it waits for a darker
+        look (its white clipped, the exposure known and not yet the darkest). A view that dim at less than the
+        camera's own exposure asks for a brighter one."""
+        assert self.deck is not None
+        found = features(seen.card) if found is None else found
         if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
             self._darken(seen, found, exposure, now)
             return None
@@ -304,16 +371,23 @@ class PileWatcher:
         level = max(self.settings.floor, self.settings.motion_level * self._white())
         moved = _solid(channel_max(np.abs(small - self._last)) > level)
         self._last = small
+        if self._moved_at is None or self._moved_at.shape != moved.shape:
+            self._moved_at = np.full(moved.shape, -np.inf)
+        self._moved_at[moved > 0] = now
         if moved.mean() > self.settings.motion_share:
             self._still_since, self._checked = now, False
             return False
         return now - self._still_since >= self.settings.settle_s
 
     def seen(self, frame: Frame, now: float) -> Seen | None:
-        """The new card straightened, on the frame in which it settled; else None."""
+        """The new card straightened, on the frame in which the whole view settled; else None."""
         x, y, w, h = self.region
         view = frame[y:y + h, x:x + w]
-        small = _shrunk(view, self.settings.shrink)
+        return self._settled(view, _shrunk(view, self.settings.shrink), now)
+
+    def _settled(self, view: Frame, small: npt.NDArray[np.float32], now: float) -> Seen | None:
+        """:meth:`seen` of the region's ``view`` (``small``: shrunk)."""
+        x, y = self.region[:2]
         if self._last is None or self._reference is None:
             # the first view is the reference; a settle asked before it (the lid opened before the camera's first
             # frame) is done once the view lies still, not left pending for the next change (the first card)
@@ -322,7 +396,7 @@ class PileWatcher:
             return None
         if not self._still(small, now) or self._checked:
             return None
-        self._checked = True
+        self._checked, self._whole_only = True, False
         white = self._white()
         if self._primed:
             self._reference, self._primed = _Kept.of(view, small, self._taken_at), self._primed - 1

@@ -198,10 +198,13 @@ class SimCamera:
         light, glare = self._light[y0:y1, x0:x1], self._glare[y0:y1, x0:x1]
         return np.asarray(cv2.add(cv2.multiply(part, light), glare), np.float32)
 
-    def reach_over(self) -> None:
-        """A hand reaches over the pile for nothing, from now on (as one now and then does at random)."""
+    def reach_over(self, over_mm: tuple[float, float] | None = None,
+                   from_mm: tuple[float, float] | None = None) -> None:
+        """A hand reaches over the pile for nothing, from now on (as one now and then does at random): over a random
+        point near the pile's centre from a random side, or over ``over_mm`` (mm from the pile's centre, on the
+        table) coming from ``from_mm`` (a point of the table off the frame: a test's hand that keeps off a card)."""
         self._hand(self.clock.now() if self.clock is not None else self._frames / self.settings.fps, None,
-                   leaving=False)
+                   leaving=False, over_mm=over_mm, from_mm=from_mm)
 
     def close(self) -> None:
         self.closed = True
@@ -231,6 +234,10 @@ class SimCamera:
         w, h = faces.WIDTH, faces.HEIGHT
         corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
         return np.asarray(cv2.perspectiveTransform(corners, self.homography @ _face_to_table(pose))[0], np.float64)
+
+    def placed_at(self, index: int = -1) -> Pose:
+        """Where the card at ``index`` of the pile lies on the table (for the tests, never for the recogniser)."""
+        return self._placed[index][1]
 
     def _px_per_mm(self) -> float:
         pts = cv2.perspectiveTransform(np.array([[[0.0, 0.0], [10.0, 0.0]]]), self.homography)[0]
@@ -303,9 +310,12 @@ class SimCamera:
         box = (x0, y0, x1, y1)
         self._dirty = box if self._dirty is None else union(self._dirty, box)
 
-    def _hand(self, t: float, pose: Pose | None, leaving: bool) -> None:
+    def _hand(self, t: float, pose: Pose | None, leaving: bool, over_mm: tuple[float, float] | None = None,
+              from_mm: tuple[float, float] | None = None) -> None:
         w, h = self.size
-        if pose is None:
+        if over_mm is not None:
+            over = cv2.perspectiveTransform(np.array([[over_mm]], np.float64), self.homography)[0, 0]
+        elif pose is None:
             over = cv2.perspectiveTransform(np.array([[[self.rng.uniform(-30, 30), self.rng.uniform(-30, 30)]]]),
                                             self.homography)[0, 0]
         else:
@@ -313,6 +323,9 @@ class SimCamera:
         a = self.rng.uniform(0, 2 * math.pi)
         far = 0.9 * math.hypot(w, h)
         start = (w / 2 + far * math.cos(a), h / 2 + far * math.sin(a))
+        if from_mm is not None:
+            fx, fy = cv2.perspectiveTransform(np.array([[from_mm]], np.float64), self.homography)[0, 0]
+            start = (float(fx), float(fy))
         frame = 1.0 / self.settings.fps
         self._hands.append(Hand(start, (float(over[0]), float(over[1])), t, self.rng.uniform(4, 9) * frame,
                                 self.rng.choice(SKIN), self.scale, leaving))
