@@ -108,7 +108,15 @@ class Server:
         def seen():
             return sum(all(o.get(k) == v for k, v in line.items()) for _, o in self.out) >= count
         with self.seen:
-            assert self.seen.wait_for(seen, timeout), f"fewer than {count} lines {line}"
+            assert self.seen.wait_for(seen, timeout), f"fewer than {count} lines {line}\n{self.story()}"
+
+    def story(self, lines: int = 20) -> str:
+        """The program's last log lines and console lines, for a failure's message (what it did meanwhile: the
+        camera's words, a refusal, an error)."""
+        with self.seen:
+            said, out = self.said[-lines:], self.out[-lines:]
+        return ("its log, last lines:\n" + "".join(said) + "its console, last lines:\n"
+                + "\n".join(json.dumps(o)[:300] for _, o in out))
 
     def send(self, line: str) -> float:
         """A line on the stdio console; returns when it was sent (ms since the epoch)."""
