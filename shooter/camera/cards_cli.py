@@ -90,8 +90,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                             "a card whose white it clipped), as the table's camera does (default); own: the camera "
                             "keeps its own, as one whose exposure cannot be set")
     bench.add_argument("--latency-cards", type=int, default=40, metavar="N",
-                       help="cards per edition timed from at rest on the pile to their play, through the frame "
-                            "pump at the table's frame rate on the virtual clock (default 40; 0: none)")
+                       help="cards per edition timed from at rest on the pile, in view, to their play, through "
+                            "the frame pump at the table's frame rate on the virtual clock (a card a hand passes "
+                            "over before its read: from the hand's going, and counted apart; default 40; 0: none)")
     bench.add_argument("--style", choices=CARD_STYLES, default=CardStyle.PLAIN.value,
                        help="how the rendered cards are printed: plain, the simulator's own (a white symbol with a "
                             "black outline; default), or printed, drawn like the printed cards (a tilted white "
@@ -149,8 +150,9 @@ def _print(result: dict[str, object], as_json: bool, out: TextIO) -> int:
     waits = dict(result.get("latency") or {})  # type: ignore[call-overload]
     if waits.get("played"):
         print(f"{'latency':18} median {waits['median_s']} s, 90 % within {waits['p90_s']} s, most {waits['max_s']} s "
-              f"({waits['played']} cards played, {100 * waits['within_goal']:.1f} % within {waits['goal_s']} s)",
-              file=out)
+              f"({waits['played']} cards played, {100 * waits['within_goal']:.1f} % within {waits['goal_s']} s; "
+              f"{waits['covered']} a hand passed over, timed from its going: most {waits['max_from_put_s']} s "
+              f"from being put down)", file=out)
     for key, figures in dict(result.get("editions") or {}).items():  # type: ignore[call-overload]
         print(f"  {key:14} correct {figures['correct']}/{figures['cards']}, wrong {figures['wrong']}, "
               f"unsure {figures['unsure']}, missed {figures['missed']}", file=out)

@@ -6,9 +6,11 @@ the pile (on the loop's clock), a :class:`~shooter.camera.frame_pump.FramePump` 
 which asks the camera for its exposure; the pump delivers a read on the loop. There the table's
 ``PileReports.take`` sends the camera's ``play`` line in the same callback, at the same virtual time (a sure
 read; an unsure one is asked on the phones, and no play follows by itself): the time of the delivery is the
-time of the ``play`` event. Measured from the moment the card lies on the pile, the hand that put it gone (the
-scene's other hands, reaching over the pile now and then, still come), at a random moment between two frames.
-No wall clock is read.
+time of the ``play`` event. Measured from the moment the card lies on the pile in view: the hand that put it gone
+(the scene's other hands, reaching over the pile now and then, still come), at a random moment between two
+frames; when one of those hands (or its shadow) passes over the card before it is read, from the last frame that
+showed it so (a card under a hand is not seen, by any camera: ``covered`` counts those cards, and ``from_put``
+their time from being put down as well). No wall clock is read.
 """
 
 from __future__ import annotations
@@ -43,11 +45,15 @@ class Latency:
     played: list[float] = field(default_factory=list)
     unsure: int = 0
     unread: int = 0
+    covered: int = 0    # played cards a hand or its shadow passed over before the read (timed from when it left)
+    from_put: list[float] = field(default_factory=list)   # each played card's time from being put down
 
     def add(self, other: Latency) -> None:
         self.played += other.played
         self.unsure += other.unsure
         self.unread += other.unread
+        self.covered += other.covered
+        self.from_put += other.from_put
 
     def figures(self) -> dict[str, Any]:
         times = sorted(self.played)
@@ -58,6 +64,7 @@ class Latency:
                 "unread": self.unread, "median_s": at(0.5), "p90_s": at(0.9), "max_s": at(1.0),
                 "mean_s": round(sum(times) / len(times), 3) if times else None,
                 "within_goal": round(sum(t <= GOAL_S + 1e-9 for t in times) / len(times), 4) if times else None,
+                "covered": self.covered, "max_from_put_s": round(max(self.from_put), 3) if self.from_put else None,
                 "goal_s": GOAL_S, "frame_interval_s": FRAME_INTERVAL}
 
 
@@ -81,7 +88,7 @@ def latency(record: Edition, deck: Deck, seed: int, cards: int, style: str = Car
         camera = SimCamera(pile, rng, quiet, clock=loop.clock, style=style, looks=looks)
         camera.side_up = side or "light"
         watcher = PileWatcher(deck, camera.region)
-        put: list[float] = []       # when the card waiting for its read was put down
+        put: list[float] = []       # when the card waiting for its read was put down (and, covered, last hidden)
         reads: list[Read] = []
 
         def deliver(read: Read, put: list[float] = put, reads: list[Read] = reads,
@@ -89,9 +96,11 @@ def latency(record: Edition, deck: Deck, seed: int, cards: int, style: str = Car
             if put:
                 reads.append(read)
                 if not read.unsure:
-                    out.played.append(clock.now() - put[0])
+                    out.played.append(clock.now() - put[-1])
+                    out.from_put.append(clock.now() - put[0])
+                    out.covered += len(put) > 1
                 put.clear()
-        pump = FramePump(camera, watcher, loop=loop, deliver=deliver, interval=FRAME_INTERVAL)
+        pump = FramePump(_Watched(camera, put), watcher, loop=loop, deliver=deliver, interval=FRAME_INTERVAL)
         pump.start()
         loop.run_for(1.0)   # the bare table seen settle: the reference
         for _ in range(min(per_scene, cards - done)):
@@ -111,3 +120,24 @@ def latency(record: Edition, deck: Deck, seed: int, cards: int, style: str = Car
         pump.close()
         scene += 1
     return out
+
+
+class _Watched:
+    """The camera as the pump sees it (its exposure read and set through to the camera), noting in ``put`` (after
+    the time the card was put down) the last frame in which a hand or its shadow lay over the card waiting."""
+
+    def __init__(self, camera: SimCamera, put: list[float]) -> None:
+        object.__setattr__(self, "camera", camera)
+        object.__setattr__(self, "put", put)
+
+    def capture(self) -> Any:
+        frame = self.camera.capture()
+        if self.put and self.camera.covered():
+            self.put[1:] = [self.camera.clock.now() if self.camera.clock is not None else self.put[0]]
+        return frame
+
+    def __getattr__(self, name: str) -> Any:   # the camera's exposure, as the pump asks it
+        return getattr(self.camera, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:   # the exposure the watcher asks for
+        setattr(self.camera, name, value)

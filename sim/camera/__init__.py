@@ -84,6 +84,9 @@ def _face_to_table(pose: Pose) -> npt.NDArray[np.float64]:
                       np.float64)
 
 
+COVER = 0.02   # a hand or its shadow changed the scene this much (0..1) where it covers a card (:meth:`covered`)
+
+
 class SimCamera:
     """A camera over a simulated pile (see the module docstring)."""
 
@@ -118,6 +121,7 @@ class SimCamera:
         self._lit: npt.NDArray[np.float32] | None = None   # the still scene through the lens
         self._dirty: Box | None = None   # where the scene changed since _lit was worked out
         self.hand_in_view = False   # a hand was over the scene in the last frame
+        self._hand_over: tuple[Box, npt.NDArray[np.bool_]] | None = None   # its box, and the pixels it changed
         # the sensor's exposure (time and gain) as a share of the camera's own: the light it collects scales with
         # it before it clips at 255; the noise does not (the sensor's read noise is the same however long it looks)
         self.exposure = 1.0
@@ -132,6 +136,7 @@ class SimCamera:
         self._random_hand(t)
         hands = [h for h in self._hands if h.where(t) is not None]
         self.hand_in_view = bool(hands)
+        self._hand_over = None
         img = self._still()
         if hands:
             img = self._with_hands(img, hands, t)
@@ -169,6 +174,11 @@ class SimCamera:
                 touched = box if touched is None else union(touched, box)
         if touched is None:
             return lit
+        x0, y0, x1, y1 = touched
+        # where a hand or its shadow lay in this frame (for :meth:`covered`: a bench's clock, never the recogniser):
+        # the scene changed by more than 2 % (the shadow's blurred tail, fainter, is no cover)
+        change = np.abs(scene[y0:y1, x0:x1] - self._scene[y0:y1, x0:x1]).max(axis=2)
+        self._hand_over = (touched, change > COVER)
         blur = self.conditions.blur_px
         near = grown(touched, reach(blur) if blur > 0.05 else 0, self.size)
         img = lit.copy()
@@ -234,6 +244,17 @@ class SimCamera:
         w, h = faces.WIDTH, faces.HEIGHT
         corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
         return np.asarray(cv2.perspectiveTransform(corners, self.homography @ _face_to_table(pose))[0], np.float64)
+
+    def covered(self, index: int = -1) -> bool:
+        """Whether a hand or its shadow lay over the card at ``index`` of the pile in the last frame (the latency
+        bench's: a card under a hand is not in view; never for the recogniser)."""
+        if self._hand_over is None or not self._placed:
+            return False
+        (x0, y0, _, _), changed = self._hand_over
+        card = np.zeros(changed.shape, np.uint8)
+        corners = self.corners(index) - np.asarray([x0, y0], np.float64)
+        cv2.fillConvexPoly(card, np.round(corners).astype(np.int32), 1)
+        return bool((changed & (card > 0)).any())
 
     def placed_at(self, index: int = -1) -> Pose:
         """Where the card at ``index`` of the pile lies on the table (for the tests, never for the recogniser)."""
