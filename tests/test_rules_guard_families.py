@@ -13,6 +13,7 @@ from shooter.errors import CommandError
 from shooter.persist import STATE_FILE
 from shooter.table import Table
 from tests.conftest import run_console
+from tests.test_editions_engine import shoot, table as counting_table
 
 
 def refused(call, code: str, message: str) -> None:
@@ -121,3 +122,21 @@ def test_AT_HANDS_DALL_discarded_n_in_a_game_saved_before_hands_were_counted_is_
     played = [o for o in out if o.get("reply") == "play"]
     assert played and all(o.get("ok") for o in played), out
     assert [o["game"]["hands"] for o in out if o.get("reply") == "status"] == [None]
+
+
+# --- the counting family's draw, pass and challenge (D-DRAW, D-CHALLENGE) -------------------------------------
+
+def test_D_DRAW_a_pass_before_the_draw_is_refused_and_a_pass_after_it_announces_the_next_turn():
+    t = counting_table()
+    refused(lambda: t.pass_turn(), "must-draw", "Seat 2 must draw a card before passing.")
+    t.draw()
+    shoot(t)
+    assert [e for e in t.pass_turn() if e["event"] == "turn"] == [{"event": "turn", "seat": 3, "direction": "cw"}]
+
+
+def test_D_CHALLENGE_is_refused_before_the_round_and_in_an_edition_without_challenges():
+    early = Table()
+    early.new_game(4, dealer=1, variant="classic")
+    refused(lambda: early.challenge(2, "upheld"), "wrong-phase", "Cannot challenge in phase deal.")
+    t = counting_table("all-wild")
+    refused(lambda: t.challenge(2, "upheld"), "bad-argument", "Uno All Wild has no challenge.")
