@@ -104,3 +104,15 @@ def test_cl_aw_fl_score_points_by_the_side_the_round_ended_on():
     assert editions.exact_hand_points(["wild-skip", "wild"], "all-wild", None) == 50 + 20
     assert editions.exact_hand_points(["5", "flip"], "flip", "dark") == 5 + 20
     assert editions.exact_hand_points([], "flip", "dark") == 0
+
+
+def test_cl_score_a_hand_more_copies_than_the_deck_holds_is_refused_by_the_card_or_face():
+    copies = editions.record_of("classic").copies("number", 9)
+    assert copies is not None
+    editions.exact_hand_points(["9"] * copies, "classic", None)
+    with pytest.raises(BadArgument) as caught:
+        editions.exact_hand_points(["9"] * (copies + 1), "classic", None)
+    assert str(caught.value) == f"The classic deck holds only {copies} of card 9."
+    with pytest.raises(BadArgument) as caught:
+        editions.exact_hand_points(["skip"] * 9, "classic", None)
+    assert str(caught.value) == "The classic deck holds only 8 of card skip."
