@@ -1,8 +1,7 @@
 """Guards for shooter/table/editions.py, the look-ups of the counting family's card names and hand points (the
-mutants that survived the tenth run, docs/mutation.md): a card name as typed (EDITIONS.md "Card names": lower
-case, hyphenated, digits, ``number``, All Wild's dropped ``wild-``, a Flip card of the other side refused) and a
-reported hand's points (CL-SCORE, AW-SCORE, FL-SCORE), each refusal in its one exact sentence.
-"""
+mutants that survived the tenth run, docs/mutation.md): a card name as typed (docs/protocol.md's card names:
+lower case, hyphenated, digits, ``number``, All Wild's dropped ``wild-``, a Flip card of the other side refused)
+and a reported hand's points (CL-SCORE, AW-SCORE, FL-SCORE), each refusal in its one exact sentence."""
 
 from __future__ import annotations
 
