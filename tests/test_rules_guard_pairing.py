@@ -173,3 +173,17 @@ def test_a_command_an_unpaired_browser_may_not_run_is_refused_in_the_one_documen
     assert isinstance(refused, NotPaired)
     assert str(refused) == ("this browser may only watch: pair it (press the shooter's button when asked) "
                             "to send commands")
+
+
+def test_a_pairing_the_disk_refuses_to_keep_is_said_once_in_the_log_and_holds_until_a_restart(tmp_path):
+    # (the two survivors of web/pairing.py's tenth run: the log kept, and what it is told)
+    state = tmp_path / "state"
+    state.mkdir()
+    said: list[str] = []
+    p = Pairing(Clock(), Store(state, TOKENS_FILE), log=said.append)
+    state.rmdir()   # the state directory gone (a card pulled, a full disk): the save's temporary file cannot be made
+    grant = p.approve(p.request(lambda n: None, address="a").number)
+    assert len(said) == 1
+    assert said[0].startswith(f"uno-shooter: cannot save the paired browsers in {state / TOKENS_FILE}: ")
+    assert "No such file or directory" in said[0]
+    assert [t["id"] for t in p.status()["paired"]] == [grant.id]   # the pairing holds meanwhile
