@@ -268,3 +268,34 @@ def test_a_round_of_uno_attack_at_a_terminal_in_english_and_dutch(tmp_path, lang
     text = converse(tmp_path, lang, [(line, answer.encode()) for line, answer in zip(ATTACK_ROUND, answers,
                                                                                      strict=True)])
     assert '{"reply"' not in text and "error" not in text and "fout" not in text
+
+
+def test_once_closed_the_terminal_never_hands_the_terminal_to_readline_again():
+    # a Ctrl-C (or SIGTERM) closes the console while its reader is between two lines: the reader must not start
+    # another readline, which would put the terminal back in raw mode after close() restored it (CI saw a
+    # terminal left without echo after Ctrl-C once; the program also restores it at exit, atexit)
+    import io
+    import threading
+
+    from shooter.app import App
+    from shooter.config import parse_config
+    from shooter.consoles import terminal
+
+    asked, go, calls = threading.Event(), threading.Event(), []
+
+    def inp(prompt: str) -> str:
+        calls.append(prompt)
+        if len(calls) > 1:
+            raise EOFError
+        asked.set()
+        assert go.wait(10)
+        return "status"
+    with App(parse_config({}), sim=True, virtual=True, seed=1, log=lambda m: None) as app:
+        close = terminal.start(post=lambda f: None, controller=app.controller, version="t", on_end=lambda: None,
+                               out=io.StringIO(), inp=inp)
+        assert asked.wait(10)
+        close()
+        go.set()
+        reader = next(t for t in threading.enumerate() if t.name == "terminal-console")
+        reader.join(10)
+        assert not reader.is_alive() and len(calls) == 1, calls

@@ -8,6 +8,7 @@ readline's line editing, history and completion of command words.
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
@@ -343,8 +344,12 @@ def start(*, post: Callable[[Callable[[], None]], object], controller: Controlle
     out.write(messages("term.banner", version=version) + "\n")
     out.flush()
 
+    closed = threading.Event()
+
     def read() -> None:
         while True:
+            if closed.is_set():   # closing: readline must not take the terminal over again (raw mode)
+                return
             try:
                 line = inp(PROMPT)
             except EOFError:
@@ -358,9 +363,13 @@ def start(*, post: Callable[[Callable[[], None]], object], controller: Controlle
         out.write("\n")
         post(on_end)
     restore = _terminal_settings()  # before readline takes the terminal over
+    # and once more as the program ends: a reader thread that began its readline after close() (a Ctrl-C typed
+    # before readline first took the terminal, on a busy machine) would else leave the terminal in raw mode
+    atexit.register(restore)
     threading.Thread(target=read, name="terminal-console", daemon=True).start()
 
     def close() -> None:
+        closed.set()
         sink.close(wait=5.0)
         restore()  # Ctrl-C or SIGTERM while readline holds the terminal in raw mode
     return close
