@@ -364,7 +364,9 @@ def start(*, post: Callable[[Callable[[], None]], object], controller: Controlle
         post(on_end)
     restore = _terminal_settings()  # before readline takes the terminal over
     # and once more as the program ends: a reader thread that began its readline after close() (a Ctrl-C typed
-    # before readline first took the terminal, on a busy machine) would else leave the terminal in raw mode
+    # before readline first took the terminal, on a busy machine) would else leave the terminal in raw mode. Kept
+    # past close() on purpose: that reader may still hold the terminal then (one handler a start; the tests start
+    # many, a program one)
     atexit.register(restore)
     threading.Thread(target=read, name="terminal-console", daemon=True).start()
 

@@ -88,19 +88,19 @@ def latency(record: Edition, deck: Deck, seed: int, cards: int, style: str = Car
         camera = SimCamera(pile, rng, quiet, clock=loop.clock, style=style, looks=looks)
         camera.side_up = side or "light"
         watcher = PileWatcher(deck, camera.region)
-        put: list[float] = []       # when the card waiting for its read was put down (and, covered, last hidden)
+        waiting = _Waiting()
         reads: list[Read] = []
 
-        def deliver(read: Read, put: list[float] = put, reads: list[Read] = reads,
+        def deliver(read: Read, waiting: _Waiting = waiting, reads: list[Read] = reads,
                     clock: Clock = loop.clock) -> None:
-            if put:
+            if waiting.put_at is not None:
                 reads.append(read)
                 if not read.unsure:
-                    out.played.append(clock.now() - put[-1])
-                    out.from_put.append(clock.now() - put[0])
-                    out.covered += len(put) > 1
-                put.clear()
-        pump = FramePump(_Watched(camera, put), watcher, loop=loop, deliver=deliver, interval=FRAME_INTERVAL)
+                    out.played.append(clock.now() - waiting.in_view_since())
+                    out.from_put.append(clock.now() - waiting.put_at)
+                    out.covered += waiting.covered_at is not None
+                waiting.clear()
+        pump = FramePump(_Watched(camera, waiting), watcher, loop=loop, deliver=deliver, interval=FRAME_INTERVAL)
         pump.start()
         loop.run_for(1.0)   # the bare table seen settle: the reference
         for _ in range(min(per_scene, cards - done)):
@@ -108,12 +108,12 @@ def latency(record: Edition, deck: Deck, seed: int, cards: int, style: str = Car
             spec = rng.choice(mine)
             colour = rng.choice(spec.colours) if spec.colours else None
             before = len(reads)
-            put[:] = [loop.clock.now()]
+            waiting.put(loop.clock.now())
             pile.append(physical(spec, colour))
             loop.run_for(WAIT_S)
             if len(reads) == before:
                 out.unread += 1
-                put.clear()
+                waiting.clear()
             elif reads[-1].unsure:
                 out.unsure += 1
             done += 1
@@ -122,22 +122,43 @@ def latency(record: Edition, deck: Deck, seed: int, cards: int, style: str = Car
     return out
 
 
-class _Watched:
-    """The camera as the pump sees it (its exposure read and set through to the camera), noting in ``put`` (after
-    the time the card was put down) the last frame in which a hand or its shadow lay over the card waiting."""
+@dataclass
+class _Waiting:
+    """The card waiting for its read: when it was put down, and the last frame (if any) that showed a hand or its
+    shadow over it since; None and None when no card waits."""
 
-    def __init__(self, camera: SimCamera, put: list[float]) -> None:
-        object.__setattr__(self, "camera", camera)
-        object.__setattr__(self, "put", put)
+    put_at: float | None = None
+    covered_at: float | None = None
+
+    def put(self, now: float) -> None:
+        self.put_at, self.covered_at = now, None
+
+    def clear(self) -> None:
+        self.put_at = self.covered_at = None
+
+    def in_view_since(self) -> float:
+        """When the card last came into view: put down, or uncovered."""
+        assert self.put_at is not None
+        return self.covered_at if self.covered_at is not None else self.put_at
+
+
+class _Watched:
+    """The camera as the pump sees it: its frames, and its exposure read and set through to the camera; noting in
+    ``waiting`` the last frame in which a hand or its shadow lay over the card waiting for its read."""
+
+    def __init__(self, camera: SimCamera, waiting: _Waiting) -> None:
+        self.camera, self.waiting = camera, waiting
 
     def capture(self) -> Any:
         frame = self.camera.capture()
-        if self.put and self.camera.covered():
-            self.put[1:] = [self.camera.clock.now() if self.camera.clock is not None else self.put[0]]
+        if self.waiting.put_at is not None and self.camera.covered():
+            self.waiting.covered_at = self.camera.clock.now() if self.camera.clock is not None else self.waiting.put_at
         return frame
 
-    def __getattr__(self, name: str) -> Any:   # the camera's exposure, as the pump asks it
-        return getattr(self.camera, name)
+    @property
+    def exposure(self) -> float:   # the exposure the pump feeds each frame with
+        return self.camera.exposure
 
-    def __setattr__(self, name: str, value: Any) -> None:   # the exposure the watcher asks for
-        setattr(self.camera, name, value)
+    @exposure.setter
+    def exposure(self, share: float) -> None:   # the exposure the watcher asks for
+        self.camera.exposure = share
