@@ -277,3 +277,17 @@ def test_at_trade_a_last_trade_hands_is_allowed_by_default_and_refused_by_the_ru
     assert strict.game.current == 3
     with pytest.raises(ValueError, match="last_trade_hands"):
         RuleOptions(last_trade_hands="sometimes")
+
+
+def test_a_target_refusal_names_the_cards_that_aim_in_a_sentence_in_each_printing():
+    """The refusals of a misplaced or missing target= name this deck's aiming cards with their article; a deck
+    with none (106) says so, instead of "an , not with 5"."""
+    def message(t: Table, card: str, target: int | None = None) -> str:
+        with pytest.raises(CommandError) as refused:
+            t.play(card, target=target)
+        return str(refused.value)
+    t = attack()
+    assert message(t, "trade-hands") == "A trade-hands needs target=S, the seat to aim at."
+    assert message(t, "5", target=1) == "target= goes only with a trade-hands, not with 5."
+    assert message(attack(edition="106"), "5", target=1) == \
+        "target= goes with no card of this edition (none aims), not with 5."
