@@ -140,3 +140,44 @@ def test_D_CHALLENGE_is_refused_before_the_round_and_in_an_edition_without_chall
     refused(lambda: early.challenge(2, "upheld"), "wrong-phase", "Cannot challenge in phase deal.")
     t = counting_table("all-wild")
     refused(lambda: t.challenge(2, "upheld"), "bad-argument", "Uno All Wild has no challenge.")
+
+
+# --- the counting family's count of a shot (D-SERVE; the eleventh run) -----------------------------------------
+
+def test_D_SERVE_cards_counted_for_an_entry_that_is_not_the_head_are_refused_naming_what_is_owed():
+    # cards shot for an entry that is not the head are never credited to another entry (Table.count_shot)
+    t = counting_table("classic", players=3)
+    refused(lambda: t.count_shot(planned=1, ejected=1, seat=2, reason="draw"), "bad-count",
+            "1 cards shot to seat 2 (draw) are not counted: nothing is owed; correct the hand with set seat=2 "
+            "hand=N.")
+    t.give(seat=3, cards=2)
+    refused(lambda: t.count_shot(planned=1, ejected=1, seat=2, reason="draw"), "bad-count",
+            "1 cards shot to seat 2 (draw) are not counted: seat 3 is owed (give); correct the hand with set "
+            "seat=2 hand=N.")
+    assert [(o.seat, o.reason, o.cards) for o in t.game.queue] == [(3, "give", 2)]
+
+
+def test_D_SERVE_a_count_once_the_round_is_over_changes_nothing():
+    # a count arriving in phase scoring (nothing is shot there) is taken as nothing, not refused
+    t = counting_table("classic", players=3)
+    t.set(seat=2, hand=1)
+    t.play("5", last=True)
+    before = t.to_dict()
+    assert t.phase == "scoring"
+    assert t.count_shot(planned=1, ejected=1, seat=2, reason="draw") == []
+    assert t.to_dict() == before
+
+
+def test_D_SERVE_a_counted_shot_of_the_deal_blocks_undo_as_the_deal_and_of_a_draw_as_a_press():
+    # docs/rules.md: the cards of a shot are out; undo names what put them out (the deal's, or a press's)
+    t = Table()
+    t.new_game(3, dealer=1, variant="classic")
+    t.start_round()
+    t.press()
+    shoot(t)                                 # seat 2's seven cards of the deal
+    refused(t.undo, "cannot-undo", "The last thing was the deal; its cards are out and cannot be taken back.")
+    t = counting_table("classic", players=3)
+    t.play("5")
+    t.draw()
+    shoot(t)                                 # seat 3's draw
+    refused(t.undo, "cannot-undo", "The last thing was a press; its cards are out and cannot be taken back.")

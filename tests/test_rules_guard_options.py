@@ -77,6 +77,7 @@ def test_who_may_run_what_a_refused_command_is_named_in_its_refusal(text, link, 
     ("dealer_rotation", "anticlockwise"), ("default_dealer", 11), ("default_dealer", "3"), ("blank_as", "hit9"),
     ("first_extreme_hit", "hit4"), ("last_hit_counts", 1), ("penalty_queue", "middle"),
     ("classic_first_card", "ignore"), ("two_player_reverse", "twice"), ("uno_penalty", 5), ("uno_penalty", 2.0),
+    ("last_trade_hands", "sometimes"),  # AT-TRADE: "allowed" or "refused" (the eleventh run)
 ])
 def test_a_resumed_game_keeps_its_options_and_refuses_a_bad_value_naming_its_field(field, value):
     with pytest.raises(ValueError) as refused:

@@ -137,6 +137,21 @@ def test_unpair_tells_every_console_without_a_reason_and_the_token_pairs_no_more
         "gone", "paired browser 1 is gone: it was unpaired (paired: none)")
 
 
+def test_auth_replies_the_id_of_the_browser_whose_token_the_socket_presents():
+    # docs/protocol.md: `auth token=T` is answered {"reply": "auth", "ok": true, "id": N}, N the paired browser
+    # (the eleventh run: the reply's `id` misspelt survived)
+    web, _, _, _ = console()
+    tokens = []
+    for address in ("a", "b"):
+        asker = Socket(address)
+        commands.pair(web, caller=asker)
+        commands.pair_press(web)
+        tokens.append(asker.news[0]["token"])
+    again = Socket("c")
+    assert commands.auth(web, tokens[1], caller=again) == {"id": 2}
+    assert again.token_id == 2
+
+
 def test_names_are_announced_by_seat_in_order_a_dash_leaves_a_seat_unnamed_and_none_forgets_them(tmp_path):
     store = Store(tmp_path, NAMES_FILE)
     web, seen, _, _ = console(SavedNames(store, {}))

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from shooter.errors import StateFileError
-from shooter.table import Table
+from shooter.table import RuleOptions, Table
 from shooter.table.persist import possible, table_from_dict, table_to_dict, upgrade
 from tests.test_editions_engine import table
 
@@ -247,3 +247,58 @@ def test_a_version_newer_or_older_than_the_migrations_is_refused_naming_the_vers
     assert str(caught.value) == "Saved f: version 0 is older than any this controller migrates (versions 1 to 1)."
     assert upgrade({"format": "f", "version": 1}, fmt="f", version=1, migrations={}, what="Saved f") == {
         "format": "f", "version": 1}
+
+
+# --- the eleventh run: the rest of _table_from_dict, possible, table_to_dict ------------------------------------
+
+def test_the_saved_rule_options_are_read_back_and_options_that_are_none_are_refused_in_one_sentence():
+    t = table("classic", players=3)
+    t.options = RuleOptions(uno_penalty=3, penalty_queue="back")
+    assert _load(_saved(t)).options == RuleOptions(uno_penalty=3, penalty_queue="back")
+    data = _saved(t)
+    data["options"] = "back"
+    assert _refusal(data) == "Saved table state: The rule options are not an object."
+
+
+def test_a_saved_game_and_an_undo_level_that_are_not_possible_are_named_with_the_editions_title():
+    data = _played()
+    data["game"]["counting"]["side"] = "dark"
+    assert _refusal(data) == ("Saved table state: game is not a possible game of Uno (classic): its deck has one "
+                              "side, and the dark side is up.")
+    data = _played()
+    data["history"][1]["game"]["counting"]["side"] = "dark"
+    assert _refusal(data) == ("Saved table state: history[1].game is not a possible game of Uno (classic): its "
+                              "deck has one side, and the dark side is up.")
+
+
+def test_an_exact_game_is_not_resumed_without_the_card_exit_sensor_in_one_sentence():
+    data = _played()
+    assert table_from_dict(lambda options: Table(options=options), data, counting=True).game is not None
+    with pytest.raises(StateFileError) as caught:
+        table_from_dict(lambda options: Table(options=options), data, counting=False)
+    assert str(caught.value) == ("Saved table state: a classic game counts its cards with the card-exit sensor, "
+                                 "and none is configured (pins.exit_sensor); fit it to resume the game.")
+
+
+def test_an_undo_level_of_another_game_is_refused_naming_that_game():
+    # undo goes back within the one game: a level of another game (another variant or seat count) would resume it
+    data = _played()
+    other = _saved(table("classic", players=4))
+    data["history"][1]["game"] = other["game"]
+    assert _refusal(data) == ("Saved table state: history[1].game is not a state of the saved game (a classic "
+                              "game of 4 seats).")
+    data["history"][1]["game"] = _played()["history"][1]["game"]   # a level of the same game: taken in
+    assert len(_load(data).history) == 2
+
+
+@pytest.mark.parametrize("blocker", ["play", 1, ""])
+def test_the_undo_blocker_is_none_or_a_command_whose_cards_are_out_in_one_sentence(blocker):
+    data = _played()
+    data["undo_blocker"] = blocker
+    assert _refusal(data) == "Saved table state: undo_blocker must be null or one of 'press', 'deal'."
+
+
+def test_an_interrupted_entry_read_back_is_saved_again():
+    t = _load(_saved(_dealing()))            # the shot out, read back as the interrupted entry
+    assert t.interrupted == SHOT
+    assert _saved(t)["interrupted"] == SHOT and _saved(t)["shot"] is None
