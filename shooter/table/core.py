@@ -132,14 +132,18 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
         the card as the command named it, for the message: "5", not "number")."""
         g = self._game
         aims = self._aims(card)
-        aimed = [n for n, c in self.record.side().cards.items() if c.count and c.effect in AIMED_EFFECTS]
+        aimed = " or ".join(n for n, c in self.record.side().cards.items() if c.count and c.effect in AIMED_EFFECTS)
         if not aims and target is not None:
             if not aimed:   # Uno Attack 106: no card of its deck aims
                 raise BadArgument(f"target= goes with no card of this edition (none aims), not with "
                                   f"{str(typed).strip()}.")
-            raise BadArgument(f"target= goes only with {' or '.join(map(_a, aimed))}, not with {str(typed).strip()}.")
+            if aimed[:1] in "aeiou":   # the article, for the sentence: "an extreme-hit", "a trade-hands"
+                raise BadArgument(f"target= goes only with an {aimed}, not with {str(typed).strip()}.")
+            raise BadArgument(f"target= goes only with a {aimed}, not with {str(typed).strip()}.")
         if aims and target is None:
-            raise BadArgument(f"{_a(card).capitalize()} needs target=S, the seat to aim at.")
+            if card[:1] in "aeiou":
+                raise BadArgument(f"An {card} needs target=S, the seat to aim at.")
+            raise BadArgument(f"A {card} needs target=S, the seat to aim at.")
         if aims and (target == g.current or target in g.out):
             raise BadArgument(f"Seat {target} cannot be the target: pick another seat still in the game.")
 
@@ -168,7 +172,3 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
     def _report(self, seat: int, points: int, command: str = "hand", count: int | None = None) -> list[Event]:
         return self._run(command, "report_hand", seat=seat, points=points, count=count, finish=self.settle)
 
-
-def _a(name: str) -> str:
-    """A card's name with its article, for a sentence: "an extreme-hit", "a trade-hands"."""
-    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name}"
