@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from shooter.editions.records import lookup
+from shooter.errors import StateFileError
 from shooter.table import Table
 from shooter.table.possible import impossible, impossible_nested, owed_reasons, record_of, table_impossible
 from shooter.table.state import GameState, Owed
@@ -347,3 +350,24 @@ def test_P_WRONG_the_play_a_wrong_card_takes_back_is_of_the_games_edition(tmp_pa
     assert reason(set_aside_line(tmp_path, data)) == (
         "game is not a possible game of Uno Extreme: the play a wrong card takes back: it is a game of attack "
         "1998, not of extreme 2016.")
+
+
+def test_P_WRONG_a_live_games_taken_back_play_is_loaded_one_level_deep_its_fields_named():
+    """The validator the bots and the tests run after every step (table_impossible) loads the snapshot a
+    wrong-card penalty would take a live table back to as the loader does: one level only (penalties.py keeps it
+    without a last play of its own), a broken field named from last_play.before."""
+    t = extreme()
+    t.play("5")
+    assert t.game is not None and t.game.last_play is not None
+    good = t.game.last_play
+    before = good["before"]
+    two_levels = {**before["extreme"], "last_play": copy.deepcopy(good)}
+    t.game.last_play = {**good, "before": {**before, "extreme": two_levels}}
+    with pytest.raises(StateFileError) as refused:
+        table_impossible(t)
+    assert str(refused.value) == ("Saved table state: last_play.before.extreme.last_play must be null or an object "
+                                  "with seat and before (one level only).")
+    t.game.last_play = {**good, "before": {**before, "round": 0}}
+    with pytest.raises(StateFileError) as refused:
+        table_impossible(t)
+    assert str(refused.value).startswith("Saved table state: last_play.before.round must be a whole number from 1 ")

@@ -49,6 +49,8 @@ REFUSED = [
     ("no box's name in English", lambda: replace(lookup("classic"), variant="guard",
                                                   names={"en": {"wild": "Wild"}}),
      "edition guard needs its box's name in English"),
+    ("two sides of one name", lambda: replace(lookup("flip"), variant="guard", sides=(lookup("flip").sides[1],) * 2),
+     "edition guard: each side of its deck needs a name of its own"),
 ]
 
 
@@ -136,6 +138,21 @@ def test_the_other_side_of_a_deck() -> None:
     assert [flip.other_side(n).name for n in ("light", "dark")] == ["dark", "light"]  # type: ignore[union-attr]
     for name in (None, "light", "dark"):
         assert lookup("classic").other_side(name) is None  # one side: none is down
+
+
+def test_a_two_sided_house_deck_is_registered_and_turns_over_to_its_other_side(registered) -> None:
+    flip = lookup("flip")
+    house = replace(flip, variant="guard", sides=(flip.sides[1], flip.sides[0]))  # dark up first
+    _try_register(house, registered)
+    assert lookup("guard") is house
+    assert [house.other_side(name) for name in ("dark", "light")] == [flip.sides[0], flip.sides[1]]
+
+
+def test_the_hands_hold_at_most_the_deck_or_the_cards_declared_at_round_start_if_more() -> None:
+    classic = lookup("classic")
+    assert classic.deck_size == 112
+    declared = (None, 0, 1, 111, 112, 113, 224)
+    assert [classic.cards_there_are(n) for n in declared] == [112, 112, 112, 112, 112, 113, 224]
 
 
 def test_choose_refuses_an_edition_the_variant_has_not_in_one_sentence() -> None:

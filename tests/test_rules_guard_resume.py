@@ -6,6 +6,8 @@ card; the entry is still owed only while the queue holds it."""
 
 from __future__ import annotations
 
+import pytest
+
 from shooter.table.resume import cards_to_count, shot_record, still_owed
 from shooter.table.state import GameState, Owed, ShotOut
 from shooter.vocabulary import Reason
@@ -61,3 +63,12 @@ def test_the_shot_record_holds_the_head_entrys_counts() -> None:
     game.hands = {1: 7, 2: 8, 3: 7}
     assert shot_record(game, 2, Reason.GIVE, 2) == {"seat": 2, "reason": "give", "planned": 2, "counted": 1,
                                                       "hand": 8}
+
+
+def test_a_shot_is_recorded_for_the_head_entry_only() -> None:
+    """The record is what a resumed table counts the interrupted cards to: one for another seat, another entry
+    of the seat or an empty queue is a bug of its caller, stopped there (the contract's sentence)."""
+    for game, seat, reason in ((_game(_give()), 3, Reason.GIVE), (_game(_give()), 2, Reason.CHALLENGE),
+                               (_game(_give(seat=3), _give()), 2, Reason.GIVE), (_game(), 2, Reason.GIVE)):
+        with pytest.raises(AssertionError, match=r"^a shot is for the head entry$"):
+            shot_record(game, seat, reason, 2)

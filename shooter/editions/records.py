@@ -201,7 +201,7 @@ class Edition:
     def cards_there_are(self, declared: int | None) -> int:
         """The most cards the hands can hold together: the deck, or the cards declared at round start if the
         table loaded more (``round start cards=``: decks put together)."""
-        return max(self.deck_size, declared or 0)
+        return self.deck_size if declared is None else max(self.deck_size, declared)
 
     @property
     def key(self) -> str:
@@ -224,7 +224,7 @@ class Edition:
 
     def other_side(self, name: str | None) -> Side | None:
         """The side that is down while ``name`` is up, None for a one-sided deck."""
-        return next((s for s in self.sides if s.name != name), None) if len(self.sides) > 1 else None
+        return next(s for s in self.sides if s.name != name) if len(self.sides) > 1 else None
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -266,7 +266,7 @@ _REGISTRY = _Registry()
 
 def register(record: Edition) -> Edition:
     """Add a record; refuses a second record of the same variant and edition, a variant whose records
-    disagree on their family, or a record without its names in English."""
+    disagree on their family, a record without its names in English, or a deck with two sides of one name."""
     key = (record.variant, record.edition)
     if key in _REGISTRY.records:
         raise ValueError(f"edition {record.key} is registered already")
@@ -277,6 +277,8 @@ def register(record: Edition) -> Edition:
         raise ValueError(f"edition {record.key}: unknown rules family {record.family!r}")
     if "" not in record.names.get("en", {}):
         raise ValueError(f"edition {record.key} needs its box's name in English")
+    if len({side.name for side in record.sides}) < len(record.sides):
+        raise ValueError(f"edition {record.key}: each side of its deck needs a name of its own")
     _REGISTRY.records[key] = record
     _REGISTRY.version += 1
     return record
@@ -330,7 +332,7 @@ def choose(variant: str, edition: object) -> Edition:
     try:
         return lookup(variant, None if edition is None else str(edition))
     except KeyError:
-        names = ", ".join(r.edition or "" for r in editions_of(variant))
+        names = ", ".join(r.edition for r in editions_of(variant) if r.edition is not None)
         raise BadArgument(f"variant {variant} has the editions {names}, not {edition}.") from None
 
 
@@ -344,9 +346,9 @@ class Names(Collection[str]):
 
     def __init__(self, derive: Callable[[], list[str]]):
         self._derive = derive
-        self._version = -1
-        self._names: tuple[str, ...] = ()
-        self._set: frozenset[str] = frozenset()
+        self._version = -1  # no registry's: the first read derives (and sets the two below)
+        self._names: tuple[str, ...]
+        self._set: frozenset[str]
 
     def _current(self) -> tuple[str, ...]:
         if self._version != _REGISTRY.version:

@@ -102,22 +102,18 @@ def machine_args(family: str = EXTREME) -> dict[str, Any]:
 MACHINE_ARGS: dict[str, Any] = machine_args()
 
 
-def build_machine(model: Any, initial: str = "none", family: str = EXTREME) -> TableMachine:
-    """Attach a family's phase machine to `model` (a Table); the phase is ``model.phase``."""
+def build_machine(model: Any, initial: str, family: str = EXTREME) -> TableMachine:
+    """Attach a family's phase machine to `model` (a Table), in phase ``initial``; the phase is ``model.phase``."""
     return TableMachine(model, states=[{"name": name} for name in STATES], transitions=FAMILY_TRANSITIONS[family],
                         initial=initial, model_attribute="phase")
-
-
-class _Drawing:
-    """Stand-in model for drawing: the diagram only needs the names."""
 
 
 def table_diagram(family: str = EXTREME) -> str:
     """Mermaid text (stateDiagram-v2) of a family's phases, drawn by transitions."""
     from transitions.extensions.diagrams import GraphMachine
 
+    # the machine is its own model (transitions' default): the diagram needs only the names
     machine = GraphMachine(
-        model=_Drawing(),
         initial="none",
         graph_engine="mermaid",
         show_conditions=True,

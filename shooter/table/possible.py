@@ -52,11 +52,20 @@ def owed_reasons(record: Edition) -> frozenset[str]:
     return frozenset({*record.owing_cards, *start, *challenge, *COUNTING_REASONS})
 
 
+def unregistered(game: GameState) -> str:
+    """Why a game of no registered edition is impossible."""
+    return f"no edition {game.variant} {game.edition} is registered"
+
+
 def impossible(game: GameState, phase: str, record: Edition | None = None) -> str | None:
-    """Why ``game`` in ``phase`` cannot be a game of its edition (one line, no full stop), or None."""
+    """Why ``game`` in ``phase`` cannot be a game of its edition (one line, no full stop), or None; checked
+    against ``record`` where given (the loader passes the record it found), else the game's own."""
     record = record or record_of(game)
-    if record is None:
-        return f"no edition {game.variant} {game.edition} is registered"
+    return unregistered(game) if record is None else _impossible(game, phase, record)
+
+
+def _impossible(game: GameState, phase: str, record: Edition) -> str | None:
+    """:func:`impossible` against its record, found."""
     if phase not in record.phases:
         return f"{record.title} has no phase {phase}"
     if game.scoring not in record.scorings:
@@ -159,15 +168,17 @@ def _counts(game: GameState, phase: str, record: Edition) -> str | None:
 
 
 def impossible_nested(game: GameState, phase: str, record: Edition) -> str | None:
-    """:func:`impossible` of the game and of the play before it a wrong-card penalty may take back."""
-    problem = impossible(game, phase, record)
+    """:func:`impossible` of the game and of the play before it a wrong-card penalty may take back (``record``:
+    the game's, which its callers have found). The play's snapshot is loaded as the loader loads it: one level
+    only, its fields named from ``last_play.before``."""
+    problem = _impossible(game, phase, record)
     if problem is None and game.last_play is not None:
         before, before_phase = load_snapshot(game.last_play["before"], "last_play.before", nested=True)
         if (before.variant, before.edition) != (game.variant, game.edition):   # taken back, it would be played on
             problem = (f"it is a game of {before.variant} {before.edition}, not of {game.variant} "
                        f"{game.edition}")
         else:
-            problem = impossible(before, before_phase, record)
+            problem = _impossible(before, before_phase, record)
         if problem is not None:
             problem = f"the play a wrong card takes back: {problem}"
     return problem
@@ -180,4 +191,4 @@ def table_impossible(table: TableCore) -> str | None:
     if game is None:
         return None
     record = record_of(game)
-    return impossible(game, table.phase) if record is None else impossible_nested(game, table.phase, record)
+    return unregistered(game) if record is None else impossible_nested(game, table.phase, record)
