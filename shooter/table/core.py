@@ -171,4 +171,3 @@ class TableCore(TurnRules, PenaltyRules, ScoringRules, ExactRules):
 
     def _report(self, seat: int, points: int, command: str = "hand", count: int | None = None) -> list[Event]:
         return self._run(command, "report_hand", seat=seat, points=points, count=count, finish=self.settle)
-

@@ -35,7 +35,7 @@ from ..errors import StateFileError
 from .base import UNDO_BLOCKED, UNDO_LEVELS
 from .loader import load_snapshot
 from .options import RuleOptions
-from .possible import impossible_nested, record_of
+from .possible import impossible_nested, record_of, unregistered
 from .resume import still_owed
 from .state import MAX_CARDS, PARTS, GameState, ShotOut, snapshot
 
@@ -233,8 +233,7 @@ def possible(game: GameState, phase: str, where: str) -> None:
     """A saved game (``where``: the game, an undo level) must be a possible game of its edition
     (shooter/table/possible.py), else a StateFileError in one line: the file is set aside like a corrupt one."""
     record = record_of(game)
-    problem = impossible_nested(game, phase, record) if record is not None else \
-        f"no edition {game.variant} {game.edition} is registered"
+    problem = impossible_nested(game, phase, record) if record is not None else unregistered(game)
     if problem is not None:
         title = record.title if record is not None else game.variant
         raise StateFileError(f"{WHAT}: {where} is not a possible game of {title}: {problem}.")
