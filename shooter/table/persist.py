@@ -35,7 +35,7 @@ from ..errors import StateFileError
 from .base import UNDO_BLOCKED, UNDO_LEVELS
 from .loader import load_snapshot
 from .options import RuleOptions
-from .possible import impossible_nested, record_of, unregistered
+from .possible import impossible_saved, record_of
 from .resume import still_owed
 from .state import MAX_CARDS, PARTS, GameState, ShotOut, snapshot
 
@@ -232,9 +232,9 @@ def _table_from_dict(make: Callable[[RuleOptions], Table], data: object, countin
 def possible(game: GameState, phase: str, where: str) -> None:
     """A saved game (``where``: the game, an undo level) must be a possible game of its edition
     (shooter/table/possible.py), else a StateFileError in one line: the file is set aside like a corrupt one."""
-    record = record_of(game)
-    problem = impossible_nested(game, phase, record) if record is not None else unregistered(game)
+    problem = impossible_saved(game, phase)
     if problem is not None:
+        record = record_of(game)
         title = record.title if record is not None else game.variant
         raise StateFileError(f"{WHAT}: {where} is not a possible game of {title}: {problem}.")
 

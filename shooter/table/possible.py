@@ -184,11 +184,14 @@ def impossible_nested(game: GameState, phase: str, record: Edition) -> str | Non
     return problem
 
 
-def table_impossible(table: TableCore) -> str | None:
-    """:func:`impossible_nested` of a table's game (None without one): what the bots and the tests ask after
-    every step (the undo levels were the game at earlier steps, asked then)."""
-    game = table.game
-    if game is None:
-        return None
+def impossible_saved(game: GameState, phase: str) -> str | None:
+    """:func:`impossible_nested` against the game's own record, or :func:`unregistered` without one: the one
+    question the saved game's loader and the bots both ask."""
     record = record_of(game)
-    return unregistered(game) if record is None else impossible_nested(game, table.phase, record)
+    return unregistered(game) if record is None else impossible_nested(game, phase, record)
+
+
+def table_impossible(table: TableCore) -> str | None:
+    """:func:`impossible_saved` of a table's game (None without one): what the bots and the tests ask after
+    every step (the undo levels were the game at earlier steps, asked then)."""
+    return None if table.game is None else impossible_saved(table.game, table.phase)
