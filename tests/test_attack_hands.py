@@ -158,6 +158,26 @@ def test_at_hands_set_the_table_corrects_a_count_and_the_hands_are_held_to_the_d
         extreme.set(seat=1, hand=3)   # Uno Extreme keeps no counts to correct
 
 
+def test_at_hands_report_the_reported_cards_replace_the_count_a_score_leaves_it():
+    t = attack()
+    t.play("5")
+    t.play("9", last=True)   # seat 3 wins the round; seats 1 and 2 hold 7 and 6 by the count
+    assert hands(t) == {"1": 7, "2": 6, "3": 0}
+    t.hand(seat=1, cards="5,skip")   # the cards on the table are the truth: 2, not 7
+    assert hands(t) == {"1": 2, "2": 6, "3": 0} and t.game.reports[1] == 25
+    t.undo()
+    assert hands(t) == {"1": 7, "2": 6, "3": 0}   # taken back with the report
+    t.score(seat=2, points=30)   # points only: no cards to count, the count stands
+    assert hands(t)["2"] == 6
+    extreme = Table()
+    extreme.new_game(3, dealer=1)
+    extreme.start_round(first="5")
+    extreme.play("5")
+    extreme.play("9", last=True)
+    extreme.hand(seat=1, cards="5")
+    assert hands(extreme) is None   # Uno Extreme keeps no counts to replace
+
+
 @pytest.mark.parametrize("card, discarded, code, message", [
     ("discard-all", -1, "bad-argument", "discarded= must be 0..500, got -1"),
     ("discard-all", "x", "bad-argument", "discarded= must be a whole number, got 'x'"),

@@ -223,7 +223,9 @@ class ExtremeFamily(RulesFamily):
         return t._run("penalty", "take_back_wrong_card", seat=who, announce=True)
 
     def hand(self, t: TableCore, who: int, cards: list[str]) -> list[Event]:
-        return t._report(who, hand_points(cards, t.record))
+        # AT-HANDS-REPORT: the reported cards are the truth, where the record keeps counts (a game that keeps
+        # none, Uno Extreme's, has no count to replace)
+        return t._report(who, hand_points(cards, t.record), count=len(cards))
 
     def set(self, t: TableCore, current: object, direction: object, side: object, seat: object,
             hand: object) -> list[Event]:
