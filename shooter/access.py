@@ -85,8 +85,9 @@ def may(access: Access, caller: Caller, valid: Callable[[int | None], bool]) -> 
     return access is Access.PAIRED and valid(caller.token_id)
 
 
-def refusal(words: str, access: Access, caller: Caller) -> CommandError:
-    """The one-line answer to a command ``caller`` may not run (:func:`may` said no)."""
+def refusal(words: str, access: Access) -> CommandError:
+    """The one-line answer to a command its caller may not run (:func:`may` said no): the command's ``access``
+    says which caller that was (a console of the table's own for ``ASK``, the web console for the others)."""
     if access is Access.ASK:
         return BadArgument(f"{words} is the web console's: a console of the table's own "
                                             f"needs no pairing")

@@ -70,7 +70,7 @@ class TapIds:
                 wall: Callable[[], float] = time.time) -> TapIds:
         """The ids kept in ``state_dir`` (in memory only without one, or read-only: ``writable`` False)."""
         if state_dir is None:
-            return cls(None, log=log)
+            return cls()   # no store: nothing is ever saved, so nothing is logged
         store = Store(state_dir, IDS_FILE)
         existed = store.path.exists() or store.path.is_symlink()
         start = max(1, int(wall() * 1000))

@@ -74,7 +74,7 @@ def test_the_sweep_gives_every_refusal_of_the_error_table_from_every_source_and_
         paired.holds(1)
         for caller in (IN_PROCESS, CAMERA, Caller(Link.WEB), paired):
             if not may(spec.access, caller, lambda token_id: token_id is not None):
-                expected = refusal(name, spec.access, caller).code
+                expected = refusal(name, spec.access).code
                 assert expected in tally.codes.get((name, source(caller)), set()), (name, source(caller))
     assert_every_refusal_message_given(tally)
 

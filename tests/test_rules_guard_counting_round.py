@@ -2,15 +2,18 @@
 D-FIRST, AW-FIRST, D-DRAW, D-LAST, D-HANDS; docs/rules.md): what each refuses, with which code and sentence, and
 what it leaves behind (the deck, the undo history, the shot in flight, an interrupted shot).
 
-Written for the mutants mutation testing found alive (docs/mutation.md, the sixth run): each test asserts a
-behaviour no other test looked at. Tables are ``tests/test_editions_engine.py``'s: four seats, seat 1 deals, the
-deal and a ``5`` shot, seat 2 to play, every hand 7.
+Written for the mutants mutation testing found alive (docs/mutation.md, the sixth and the twelfth run): each
+test asserts a behaviour no other test looked at. Tables are ``tests/test_editions_engine.py``'s: four seats, seat 1
+deals, the deal and a ``5`` shot, seat 2 to play, every hand 7.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from shooter.editions import lookup, register, unregister
 from shooter.errors import CommandError
 from shooter.table import Table
 from tests.test_editions_engine import deal, shoot, table
@@ -266,3 +269,30 @@ def test_D_HANDS_the_turn_alone_is_corrected_only_in_play_and_a_count_not_before
     assert refusal(lambda: t.set(current=2)) == ("wrong-phase", "Cannot correct the turn in phase deal.")
     assert refusal(lambda: t.set(seat=2, hand=3)) == ("wrong-phase", "Cannot correct the table in phase deal.")
     assert refusal(lambda: Table().set(seat=2, hand=3)) == ("no-game", "There is no game; start one with game new.")
+
+
+# --- the twelfth run's (docs/mutation.md) ------------------------------------------------------------------------
+
+def test_D_HANDS_a_play_with_discarded_is_refused_in_its_sentence_the_shooter_counts_every_card():
+    t = table()
+    assert refusal(lambda: t.play("5", discarded=1)) == (
+        "bad-argument", "variant classic counts its hands itself: discarded= goes not with it.")
+    assert t.game.counted[2] == 7 and [h["command"] for h in t.history] == ["first"]   # nothing changed
+
+
+def test_D_HANDS_a_turn_corrected_with_a_hand_before_play_is_refused_as_the_turn():
+    t = dealt()
+    assert refusal(lambda: t.set(current=2, seat=2, hand=6)) == (
+        "wrong-phase", "Cannot correct the turn in phase first.")
+    assert t.game.counted[2] == 7 and t.history == []   # the hand is not corrected either
+
+
+def test_FL_SIDE_side_names_every_edition_with_two_sides_when_more_than_one_is_registered():
+    flip = lookup("flip")
+    house = register(replace(flip, variant="guard"))    # a house deck of two sides, as an edition may be
+    try:
+        assert refusal(lambda: table().set(side="dark")) == (
+            "bad-argument", "side= goes only with variant=flip, guard.")
+    finally:
+        unregister(house)
+    assert refusal(lambda: table().set(side="dark")) == ("bad-argument", "side= goes only with variant=flip.")

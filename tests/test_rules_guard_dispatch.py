@@ -19,3 +19,12 @@ def test_a_flag_on_the_line_reaches_its_command_game_new_force_ends_the_running_
     assert (refused["ok"], refused["error"]) == (False, "wrong-phase")
     assert refused["message"].startswith("a game is running (round 1, totals 1: 0, 2: 0, 3: 0)")
     assert status["game"]["players"] == 4
+
+
+def test_a_lines_positional_words_reach_its_command_play_CARD_plays_that_card():
+    # `play CARD`: the card is the word after the command's (its Spec's args); the twelfth run found no test of
+    # this selection running such a command through the dispatcher (the words dropped went unnoticed)
+    out = run_console(["game new players=3 variant=extreme", "round start first=5", "play skip", "status"])
+    new, start, play, status = replies(out)
+    assert new["ok"] and start["ok"] and play["ok"], (new, start, play)
+    assert status["game"]["current"] == 1    # seat 2's skip: seat 3 loses its turn

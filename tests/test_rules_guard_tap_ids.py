@@ -64,3 +64,29 @@ def test_a_save_that_fails_is_said_once_and_again_after_one_that_worked(tmp_path
     store.full = True
     ids.give("read")
     assert len(logged) == 2 and logged[1] == logged[0]        # a new failure after a good save is said again
+
+
+def test_a_restored_store_that_cannot_save_says_so_in_the_log_it_was_given(tmp_path: Path, monkeypatch):
+    """The twelfth run: the restored ids kept the log (``restore``'s ``log``) only for the file's reading."""
+    Store(tmp_path, IDS_FILE).save(ids_to_dict({"read": 7, "request": 2}))
+    logged: list[str] = []
+    ids = TapIds.restore(tmp_path, writable=True, log=logged.append)
+
+    def full(self: Store, state: dict) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Store, "save", full)
+    assert ids.give("read") == 7
+    assert logged == [f"uno-shooter: cannot save the tap ids in {tmp_path / IDS_FILE}: "
+                      "[Errno 28] No space left on device"]
+
+
+@pytest.mark.parametrize("wall", [0.0, 0.0005])
+def test_a_wall_clock_under_a_millisecond_still_starts_the_ids_at_1(tmp_path: Path, wall: float):
+    """The twelfth run: ids start at the wall clock's milliseconds, but never below 1 (a clock at the epoch)."""
+    (tmp_path / IDS_FILE).write_text("{")
+    logged: list[str] = []
+    ids = TapIds.restore(tmp_path, writable=True, log=logged.append, wall=lambda: wall)
+    [line] = logged
+    assert line.endswith("the ids a person taps start at 1")
+    assert [ids.give("read"), ids.give("request")] == [1, 1]

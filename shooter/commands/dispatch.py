@@ -79,10 +79,10 @@ def run(parts: Parts, commands: CommandTable, line: Line, caller: Caller,
         spec, handler = find(commands, line)
     except CommandError:
         if not may(Access.PAIRED, caller, valid):
-            raise refusal(line.name, Access.PAIRED, caller) from None
+            raise refusal(line.name, Access.PAIRED) from None
         raise
     if not may(spec.access, caller, valid):
-        raise refusal(" ".join(spec.words), spec.access, caller)
+        raise refusal(" ".join(spec.words), spec.access)
     args, options, flags = spec.bind(line)
     if spec.caller:
         options["caller"] = caller

@@ -211,7 +211,7 @@ class ExactRules(TableBase):
         self._owe_cards(seat, cards, Reason.GIVE, front=True)
 
     # --- plays -------------------------------------------------------------------
-    def _apply_exact_play(self, card: str, target: int | None, last: bool) -> None:
+    def _apply_exact_play(self, card: str, target: int | None) -> None:
         g = self._game
         player = g.current_seat
         row = self._card(card)

@@ -258,7 +258,8 @@ class CountingFamily(RulesFamily):
         deals = g.dealer if dealer is None else t._seat(dealer, "dealer")
         least = t.record.least_deck(len(g.in_game))
         deck_cards = whole(least, MAX_CARDS)("cards", t.record.deck_size if cards is None else cards)
-        return t._run(None, "begin_round", dealer=deals, cards=deck_cards, announce=True, forget="deal")
+        # nothing to announce: the deal is owed first, and the dealer's own shots send no `owed`
+        return t._run(None, "begin_round", dealer=deals, cards=deck_cards, forget="deal")
 
     def first_card(self, t: TableCore, card: object) -> list[Event]:
         if t.record.first_card == IGNORED:
@@ -270,8 +271,8 @@ class CountingFamily(RulesFamily):
         # its rules are looked up in: a card of the other side is bad-argument, never a failed look-up
         name, _ = parse_deck_card(card, t.record, g.side)
         stands = t._first_stands(name)
-        return t._run("first" if stands else None, "turn_up", card=name, announce=True,
-                      forget=None if stands else "deal")  # a void first card: one more card of the deal
+        return t._run("first", "turn_up", card=name, announce=True,
+                      forget=None if stands else "deal")  # a void first card: one more card of the deal, no level
 
     def play(self, t: TableCore, card: object, seat: object, target: object, last: object,
              discarded: object = None) -> list[Event]:
@@ -290,11 +291,12 @@ class CountingFamily(RulesFamily):
             raise BadArgument(f"target= (another seat still in the game) goes with "
                                                f"targeted-draw-two and forced-swap only, and they need it; "
                                                f"not with {str(card).strip()}.")  # as typed: "5", not "number"
-        return t._run("play", "play_card", card=name, target=aim, last=last, announce=True,
+        return t._run("play", "play_card", card=name, target=aim, announce=True,  # (last: the count says, above)
                       finish=t._end_round_if_out)
 
-    def press(self, t: TableCore, fired: bool = True, cards: int = 0) -> list[Event]:
-        """A press: serves the head of the queue in full, or is the draw.
+    def press(self, t: TableCore, fired: bool, cards: int = 0) -> list[Event]:
+        """A press: serves the head of the queue in full, or is the draw (``fired`` and ``cards`` are the
+        Extreme family's: here the exit beam counts each card, :meth:`count_shot`).
 
         D-REFILL: an empty magazine is the shooter's (`empty`); once the shuffled discard pile is
         loaded (`magazine cards=N`) a press serves the rest of the entry."""
