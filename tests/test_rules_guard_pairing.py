@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from hal import VirtualClock
-from shooter.access import Access, Caller, Link, refusal
+from shooter.access import Access, refusal
 from shooter.errors import CommandError, NotPaired, StateFileError
 from shooter.persist import Store
 from shooter.web.pairing import MAX_TOKENS, TOKENS_FILE, Pairing
@@ -169,7 +169,7 @@ def test_the_token_cap_revokes_the_oldest_as_an_unpair_and_keeps_the_newest(tmp_
 
 def test_a_command_an_unpaired_browser_may_not_run_is_refused_in_the_one_documented_sentence():
     # docs/protocol.md, "Who may run what": an unpaired browser is told to pair, with the command's words left out
-    refused = refusal("game new players=3", Access.PAIRED, Caller(Link.WEB))
+    refused = refusal("game new players=3", Access.PAIRED)
     assert isinstance(refused, NotPaired)
     assert str(refused) == ("this browser may only watch: pair it (press the shooter's button when asked) "
                             "to send commands")
