@@ -93,7 +93,9 @@ def _shorn(v: npt.NDArray[np.float32], mean: npt.NDArray[np.float64]) -> npt.NDA
     return np.asarray(a / (np.linalg.norm(a) + 1e-9), np.float64)
 
 
-BLURS = (0.0, 1.0, 1.7)   # a learned symbol is also matched this much blurred (pixels): the read may be blurrier
+# a learned symbol is also matched this much blurred (pixels): the read may be blurrier (a far card is matched
+# against the look learned from farther, :func:`shooter.vision.card.learned`; blurred 1.7 too, 5, 8 and 3 came nearer)
+BLURS = (0.0, 1.0)
 
 
 def _blurred(v: npt.NDArray[np.float32], sigma: float) -> npt.NDArray[np.float32]:
