@@ -10,7 +10,7 @@ colour, or one in the colour on a white ellipse: which map tells a deck's faces 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -48,6 +48,8 @@ class Features:
     # the middle's other maps by polarity (``symbol`` is the :data:`LIGHT` one): its strokes darker than round
     # them; a deck's faces are matched on the one that tells them apart best (learned: shooter.vision.learn)
     others: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
+    # a card shown to learn from: the same card as seen from farther (:func:`learned`), a look of its own
+    far: Features | None = None
 
     def map(self, polarity: str) -> npt.NDArray[np.float32]:
         """The symbol's map of ``polarity`` (one of :data:`POLARITIES`; one not measured: blank)."""
@@ -55,6 +57,24 @@ class Features:
             return self.symbol
         found = self.others.get(polarity)
         return found if found is not None else np.zeros_like(self.symbol)
+
+
+FAR = 0.5   # a learned card is also learned as if seen from this much farther (its size a share of the learned)
+
+
+def far_look(card: Image, share: float = FAR) -> Image:
+    """The straightened card as a camera farther away would show it: shrunk to ``share`` of its size (each pixel
+    the mean of those it covers, as a sensor's is) and straightened back to the canonical size."""
+    h, w = card.shape[:2]
+    small = cv2.resize(card, (round(w * share), round(h * share)), interpolation=cv2.INTER_AREA)
+    return np.asarray(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), card.dtype)
+
+
+def learned(card: Image) -> Features:
+    """The features of a card shown to learn from, with those of the same card seen from farther (``far``): a far
+    card's few pixels (a digit some 15 by 20 at 60 cm) mix its strokes otherwise than a blur of the near look
+    does, so a face keeps a look of each (:func:`shooter.vision.learn.learn`)."""
+    return replace(features(card), far=features(far_look(card)))
 
 
 def features(card: Image) -> Features:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..camera.words import CardStyle
 from ..editions import Edition
-from .card import LIGHT, POLARITIES, Features, features
+from .card import LIGHT, POLARITIES, Features, learned
 from .match import _apart
 from .synthetic import FaceSpec, Truth, faces_of, learning_set
 from .templates import BLACK, Deck, Face
@@ -25,7 +25,8 @@ def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
     """The deck learned from each face's features (``(face, colour it was shown in, features)``): a look (a
     symbol) for each colour a face was seen in (a face seen again in one colour keeps its last look there), a read
     matched against every look of each face (a symbol printed in the card's colour is faint in yellow, bold in
-    blue). Which strokes carry the symbols (lighter than round them or darker: :func:`polarity`) is learned for
+    blue); a card's features taken by :func:`~shooter.vision.card.learned` add a look of it seen from farther.
+    Which strokes carry the symbols (lighter than round them or darker: :func:`polarity`) is learned for
     the faces told apart together (a side's coloured faces, its wilds)."""
     shown: dict[tuple[str, str | None, str | None], tuple[FaceSpec, str | None, Features]] = {}
     inks: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
@@ -39,6 +40,10 @@ def learn(seen: Iterable[tuple[FaceSpec, str | None, Features]]) -> Deck:
     deck = Deck([Face(spec.name, spec.side, spec.wild, f.map(chosen[(spec.side, spec.wild)]),
                       chosen[(spec.side, spec.wild)], None if spec.wild else colour)
                  for spec, colour, f in shown.values()])
+    # and each card shown as seen from farther (shooter.vision.card.learned), a look of its own in that polarity
+    deck.faces += [Face(spec.name, spec.side, spec.wild, f.far.map(chosen[(spec.side, spec.wild)]),
+                        chosen[(spec.side, spec.wild)], None if spec.wild else colour)
+                   for spec, colour, f in shown.values() if f.far is not None]
     for (side, colour), values in inks.items():
         mean = np.mean(np.asarray(values), axis=0)
         deck.inks.setdefault(side, {})[colour] = (float(mean[0]), float(mean[1]), float(mean[2]))
@@ -96,7 +101,7 @@ def learn_sim(record: Edition, seed: int, tries: int = 3, style: str = CardStyle
                 pending = shot.dropped
             card = watcher.seen(shot.frame, shot.now)
             if card is not None and pending is not None:
-                seen.append((specs[(pending.name, pending.side)], pending.colour, features(card.card)))
+                seen.append((specs[(pending.name, pending.side)], pending.colour, learned(card.card)))
                 pending = None
         if pending is not None:
             missed.append(specs[(pending.name, pending.side)])

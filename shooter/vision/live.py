@@ -18,7 +18,7 @@ from sim.cards import TableCard
 
 from ..config import CameraConfig
 from ..editions import Edition
-from .card import features
+from .card import learned
 from .learn import learn
 from .synthetic import FaceSpec, faces_of
 from .templates import Deck
@@ -54,6 +54,6 @@ def learn_live(record: Edition, camera: CameraConfig, out: TextIO) -> tuple[Deck
             while True:   # the camera paces the loop: capture() waits for its next frame
                 card = watcher.seen(cam.capture(), clock.now())
                 if card is not None:
-                    seen.append((face, colour, features(card.card)))
+                    seen.append((face, colour, learned(card.card)))
                     break
     return learn(seen), []

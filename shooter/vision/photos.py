@@ -30,7 +30,7 @@ from ..camera.reads import Read
 from ..editions import Edition
 from ..files import NotAFile, read_regular
 from .bench import Tally, Timing
-from .card import features
+from .card import features, learned
 from .learn import learn
 from .match import classify
 from .synthetic import FaceSpec, Truth, faces_of
@@ -163,7 +163,7 @@ def learn_photos(record: Edition, directory: Path, warn: Callable[[str], None]) 
             warn(f"{photo.path.name}: {why}; left out")
             continue
         assert found is not None
-        seen.append((photo.face, photo.colour, features(found.card)))
+        seen.append((photo.face, photo.colour, learned(found.card)))
     _complete(record, [(face, colour) for face, colour, _ in seen])
     return learn(seen), len(seen)
 
