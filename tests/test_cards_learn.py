@@ -66,7 +66,8 @@ def test_a_deck_printed_like_the_cards_is_learned_from_photos_of_it_and_reads_he
     printed = write_learning(EXTREME, learn, seed=11, per_face=2, style="printed")
     plain = write_learning(EXTREME, tmp_path / "plain", seed=11, per_face=2)
     assert [p.name for p in printed] == [p.name for p in plain]
-    assert all(cv2.imread(str(a)).mean() != cv2.imread(str(b)).mean() for a, b in zip(printed, plain)), \
+    drawn = zip(printed, plain, strict=True)
+    assert all(cv2.imread(str(a)).mean() != cv2.imread(str(b)).mean() for a, b in drawn), \
         "the printed style's photos are drawn otherwise than the plain ones"
     write_held_out(EXTREME, held, seed=1011, count=60, on_another=0.0, style="printed")
     learnt = cards("learn", str(learn), "--state-dir", str(tmp_path / "state"))
