@@ -77,6 +77,58 @@ def learned(card: Image) -> Features:
     return replace(features(card), far=features(far_look(card)))
 
 
+# a strip of another card taken in by an outline (a card lying on one of its own colour: the outline moved onto
+# the edges of both): on one side, past the card's border and a band of field, a second line of border across
+# most of the side (:func:`trimmed`). Shares of the side's length, pixels of the straightened card
+NESTED_LINE = 0.6      # the second line is whiter than the field over this much more of the side than round it
+NESTED_BAND = 3        # ... with at least this many pixels of field between the two borders
+NESTED_MIN = 8         # ... and lies this deep at least (a border's own soft edge lies shallower)
+NESTED_DEEP = 26       # depths looked at from each side
+
+
+def _nested(card: Image) -> tuple[int, int] | None:
+    """Where a second border lies inside the card's own (:data:`NESTED_LINE`): (side: top, bottom, left,
+    right; its depth), or None. Measured on each pixel's least channel (a border's white is high in all three),
+    each depth's share of the side (less a tenth at each end: the corners) whiter than halfway from the card's
+    darker fifth to its border's white."""
+    m = channel_min(card.astype(np.float32)).astype(np.float32)
+    h, w = m.shape
+    white = float(np.median(np.concatenate([m[:2].ravel(), m[-2:].ravel(), m[:, :2].ravel(), m[:, -2:].ravel()])))
+    level = (white + float(np.quantile(m, 0.2))) / 2
+    a, b, deep = h // 10, w // 10, NESTED_DEEP
+    sides = (m[:deep, b:w - b], m[h - deep:, b:w - b][::-1], m[a:h - a, :deep].T, m[a:h - a, w - deep:][:, ::-1].T)
+    best, where = NESTED_LINE, None
+    for k, side in enumerate(sides):
+        share = (side > level).mean(axis=1)   # by depth
+        edge = next((d for d in range(deep) if share[d] < 0.5), deep)   # where the card's own border ends
+        for d in range(max(edge + NESTED_BAND, NESTED_MIN), deep - 2):
+            if int((share[edge:d] < 0.35).sum()) < NESTED_BAND:
+                continue
+            lead = min(share[d] - share[edge:d].min(), share[d] - share[d + 1:].min())
+            if lead > best:
+                best, where = lead, (k, d)
+    return where
+
+
+def trimmed(card: Image) -> Image:
+    """The straightened card without a strip of another card its outline took in (:func:`_nested`: cut at the
+    second border and straightened back to the canonical size); the card as it is when there is none. A red 8 on
+    a red card, its outline taking in a strip of the card under it, matched a 6 at 0.78 (its digit off its
+    place), sure."""
+    found = _nested(card)
+    if found is None:
+        return card
+    k, d = found
+    h, w = card.shape[:2]
+    cut = (card[d:], card[:h - d], card[:, d:], card[:, :w - d])[k]
+    return np.asarray(cv2.resize(cut, (w, h), interpolation=cv2.INTER_LINEAR), card.dtype)
+
+
+def read_features(card: Image) -> Features:
+    """The features of a card read on the pile: of the card :func:`trimmed` of a strip of another one."""
+    return features(trimmed(card))
+
+
 def features(card: Image) -> Features:
     """The card's ink and symbol, measured against its own board's white."""
     img = card.astype(np.float32)

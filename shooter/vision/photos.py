@@ -30,7 +30,7 @@ from ..camera.reads import Read
 from ..editions import Edition
 from ..files import NotAFile, read_regular
 from .bench import Tally, Timing
-from .card import features, learned
+from .card import features, learned, read_features
 from .learn import learn
 from .match import classify
 from .synthetic import FaceSpec, Truth, faces_of
@@ -237,7 +237,7 @@ def test_photos(directory: Path, deck: Deck, record: Edition, looked: Looked | N
         pixels = image(photo.path)
         start = time.thread_time()
         found = still_card(pixels)
-        read = None if found is None else classify(deck, features(found.card), found.quad, exact=found.exact)
+        read = None if found is None else classify(deck, read_features(found.card), found.quad, exact=found.exact)
         timing.took(time.thread_time() - start, read is not None)
         tally.count(read, photo.truth)
         done = PhotoRead(photo, read, None if found is None else found.card)

@@ -24,6 +24,7 @@ class WatchSettings:
     symbol_gap: float = 0.2          # its lead over the next face (a share of the most it could be) half sure
     apart_floor: float = 0.1         # ... the most counted no less than this (a lead of noise is no lead)
     apart_cap: float = 0.3           # ... and no more (faces unlike each other: a lead of 0.06 is half sure)
+    told_gap: float = 0.06           # ... or its lead where the two nearest faces' looks differ that is half sure
     ink_sure: float = 0.7            # the nearest ink's distance over the next one's that is half sure
     ink_noise: float = 0.05          # ... each distance counted this much larger (two inks both within the
                                      # sensor's noise of the read, 0.004 and 0.02 away, are not one sure)

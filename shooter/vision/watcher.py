@@ -41,7 +41,7 @@ from ..camera.reads import Read
 from .card import (
     CLIPPED,
     Features,
-    features,
+    read_features,
 )
 from .match import classify, hue_points
 from .outline import (
@@ -263,7 +263,7 @@ class PileWatcher:
             return None
         x, y = self.region[:2]
         seen = Seen(rectify(view, fitted), fitted + np.asarray([x, y], np.float32), True)
-        found = features(seen.card)
+        found = read_features(seen.card)
         if found.clipped and exposure is not None and exposure > s.darkest * 1.01:
             self._whole_only = True   # looked at again darker, once the whole view is still
             return None
@@ -278,7 +278,7 @@ class PileWatcher:
         look (its white clipped, the exposure known and not yet the darkest). A view that dim at less than the
         camera's own exposure asks for a brighter one."""
         assert self.deck is not None
-        found = features(seen.card) if found is None else found
+        found = read_features(seen.card) if found is None else found
         if found.clipped and exposure is not None and exposure > self.settings.darkest * 1.01:
             self._darken(seen, found, exposure, now)
             return None
@@ -534,4 +534,4 @@ def read_still(deck: Deck, photo: Frame, region: Region | None = None,
     found = still_card(photo, region, settings)
     if found is None:
         return None
-    return classify(deck, features(found.card), found.quad, settings, exact=found.exact)
+    return classify(deck, read_features(found.card), found.quad, settings, exact=found.exact)
