@@ -170,3 +170,22 @@ def test_a_small_lead_is_weighed_again_where_the_two_nearest_faces_differ():
     deck, _ = learn_sim(record, 1, style="printed", every_colour=True)
     tally = held_out(record, deck, 1001, 60, Timing(), style="printed")
     assert tally.cards == 60 and tally.correct >= 58 and tally.wrong == 0, tally.figures()
+
+
+def test_a_small_lead_over_a_face_that_learned_no_symbol_is_not_weighed_again():
+    # a blank card learned as a flat map has no learned look to weigh a read's pixels against (an IndexError in
+    # the watcher before): the whole symbol's match stands, and the read is as sure as it was
+    from shooter.vision.card import features
+    from shooter.vision.match import _told_apart
+    from shooter.vision.outline import SIZE
+    from shooter.vision.templates import Deck, Face
+    w, h = SIZE
+    card = np.full((h, w, 3), 230, np.uint8)
+    card[20:-20, 10:-10] = (40, 40, 200)
+    card[60:90, 40:60] = 250
+    seen = features(card)
+    wild = Face("wild", None, True, seen.symbol)
+    blank = Face("blank", None, True, np.zeros_like(seen.symbol))
+    deck = Deck([wild, blank])
+    assert _told_apart(deck, seen, wild, blank) == 0.0
+    assert _told_apart(deck, seen, blank, wild) == 0.0

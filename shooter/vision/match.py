@@ -94,10 +94,9 @@ def _shorn(v: npt.NDArray[np.float32], mean: npt.NDArray[np.float64]) -> npt.NDA
 
 
 # a learned symbol is matched this much blurred (pixels). A far or defocused card is blurrier than the one learned:
-# it is matched against the look learned from farther (:func:`shooter.vision.card.learned`). With that look the
-# printed style's held-out sets (seeds 1001, 1002) read 1,390 and 1,392 of 1,400 right as learned alone, 1,390 and
-# 1,391 blurred 1 pixel too, 1,389 and 1,389 blurred 1 and 1.7 (each blur one match more per look); without it,
-# blurred 2.4 and 3.2 as well read worse than 1 and 1.7 alone: a 5, an 8 and a 3 came nearer
+# it is matched against the look learned from farther (:func:`shooter.vision.card.learned`), which reads it better
+# than a blur of the near look did (docs/vision.md, "Figures of both styles": the blurs tried). Kept as a tuple: a
+# new deck style may need a blur again
 BLURS = (0.0,)
 
 
@@ -197,7 +196,10 @@ def _told_apart(deck: Deck, seen: Features, one: Face, other: Face) -> float:
     aligned to each (:func:`_aligned`), correlated with each; the first less the second. The whole symbol's match
     counts the strokes two faces share too (a 5 and an 8, a 1 and a 7), and a far card's blur lowers both alike."""
     ready = _matching(deck)
-    a, b = ready.learned[id(one.symbol)][0][1], ready.learned[id(other.symbol)][0][1]
+    looks_a, looks_b = ready.learned[id(one.symbol)], ready.learned[id(other.symbol)]
+    if not looks_a or not looks_b:
+        return 0.0   # a face that learned no symbol (a blank) has no pixels to weigh: the whole match stands
+    a, b = looks_a[0][1], looks_b[0][1]
     apart = np.abs((a - a.mean()) / (a.std() + 1e-9) - (b - b.mean()) / (b.std() + 1e-9))
     where = apart >= np.quantile(apart, 1.0 - TOLD_APART)
     on_a = _aligned(_both_ends(seen.map(one.polarity)), a)
